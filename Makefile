@@ -1,0 +1,33 @@
+# The two commands: `make demo` runs the main job, `make test` runs the checks and tests.
+# Both build .venv from this project's own files first (nothing pre-installed needed).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# torch==2.13.0 is the CPU build; an unpinned torch would pull a multi-GB CUDA build.
+TORCH  := torch==2.13.0
+export RAY_AUTH_MODE ?= disabled
+
+.PHONY: demo test lint venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install $(TORCH)
+	$(PY) -m pip install -e '.[dev,rl,peers,plots]'
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: lint
+	$(PY) -m pytest -n 2 -q
+
+demo: $(STAMP)
+	$(VENV)/bin/tabuleiro demo
+
+clean:
+	rm -rf $(VENV) build *.egg-info

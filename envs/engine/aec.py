@@ -1,0 +1,324 @@
+"""The one PettingZoo AEC adapter, shared by every game.
+
+It owns the bookkeeping (agents, rewards, cumulative rewards, terminations,
+dead steps, infos) and makes exactly one compiled call per operation: ``step``
+calls the core's ``step_fn``, ``observe`` its ``observe_fn``.
+
+``strict=True`` (``raw_env()``): an illegal action raises ``IllegalActionError``.
+``strict=False`` (``env()``): PettingZoo classic's wrapper guarantees built in,
+without their ~30 µs a turn: calls before ``reset`` raise, out-of-range actions
+raise, and an illegal action ends the game with -1 for the offender, 0 for the
+others, and ``infos[offender]["illegal_move"] = True``.
+"""
+
+import copy
+import hashlib
+import json
+import os
+import dataclasses
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from envs.engine.game import Game
+from envs.engine.rng import seed_to_uint64
+
+_MAGIC = b"TABU1\n"
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state (names it and the legal ones)."""
+
+
+class OrderError(RuntimeError):
+    """An env method called before ``reset()``."""
+
+
+class TabuleiroAECEnv(AECEnv):
+    """PettingZoo AEC environment over one game's numba core."""
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, game: Game, render_mode: str | None = None, strict: bool = True) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.game = game
+        self.render_mode = render_mode
+        self.strict = strict
+        self.render_seat: int | None = None
+        self.metadata = dict(self.metadata, name=game.name)
+        n = game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        lo, hi = game.obs_bounds()
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(lo, hi, (game.obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(lo, hi, (n * game.obs_size,), np.float32)
+        self._step_fn = game.step_fn
+        self._observe_fn = game.observe_fn
+        self._states: np.ndarray | None = None
+        self._rec = None
+        self._info_version = -1
+        self._illegal_end = False
+
+    # spaces -------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # lifecycle ----------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` fully determines it, ``options`` set up a scenario."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
+        s = seed_to_uint64(seed, int.from_bytes(os.urandom(8), "little"))
+        states = self.game.new_state()
+        self.game.reset_fn(states[0], s)
+        if options:
+            self.game.apply_options(states, dict(options))
+        self._attach(states)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._illegal_end = False
+        self._info_version = -1
+        self._refresh_infos()
+        self._sync_selection()
+
+    def _attach(self, states: np.ndarray) -> None:
+        self._states = states
+        self._rec = states[0]
+        self._rewards_view = states["rewards"][0]
+
+    def _require_reset(self) -> None:
+        if self._rec is None:
+            raise OrderError("call reset() before step(), observe(), last(), state() or render()")
+
+    def _sync_selection(self) -> None:
+        rec = self._rec
+        if rec["done"]:
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[rec["current"]]
+
+    def _refresh_infos(self) -> None:
+        version = int(self._rec["info_version"])
+        if version != self._info_version:
+            self._info_version = version
+            per_seat = self.game.infos(self._rec)
+            self.infos = {a: per_seat[self._seat[a]] for a in self.agents}
+
+    # acting -------------------------------------------------------------------
+    def step(self, action: int | None) -> None:
+        self._require_reset()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = self._checked_action(action)
+        if self._step_fn(self._rec, a):
+            self._illegal(agent, a)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict(zip(self.possible_agents, self._rewards_view.tolist()))
+        self._sync_selection()
+        if self._rec["info_version"] != self._info_version:
+            self._refresh_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _checked_action(self, action: Any) -> int:
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            a = int(action)
+            if 0 <= a < self.game.num_actions:
+                return a
+        raise ValueError(
+            f"action must be an int in [0, {self.game.num_actions}) for {self.game.name}, got {action!r}"
+        )
+
+    def _illegal(self, agent: str, action: int) -> None:
+        if self.strict:
+            legal = [self.game.action_name(int(i)) for i in np.flatnonzero(self.action_mask(agent))]
+            raise IllegalActionError(
+                f"{agent} cannot play {self.game.action_name(action)!r} (action {action}) now; legal: {legal}"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards[agent] = -1.0
+        for a in self.agents:
+            self.terminations[a] = True
+        self.infos[agent] = dict(self.infos.get(agent, {}), illegal_move=True)
+        self._illegal_end = True
+        self._accumulate_rewards()
+
+    # observing ----------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset()
+        obs, mask = self._observe_fn(self._rec, self._seat[agent])
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The int8 legal-action mask of ``agent`` (default: the agent to act)."""
+        self._require_reset()
+        seat = self._seat[agent if agent is not None else self.agent_selection]
+        return self._observe_fn(self._rec, seat)[1]
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """Legal action ids of ``agent`` (default: the agent to act)."""
+        return [int(i) for i in np.flatnonzero(self.action_mask(agent))]
+
+    def state(self) -> np.ndarray:
+        """Global state for centralized critics: every seat's observation, concatenated."""
+        self._require_reset()
+        return np.concatenate([self._observe_fn(self._rec, p)[0] for p in range(self.game.num_players)])
+
+    def action_name(self, action: int) -> str:
+        return self.game.action_name(self._checked_action(action))
+
+    def action_from_name(self, name: str) -> int:
+        return self.game.action_from_name(name)
+
+    @property
+    def core_state(self) -> np.void:
+        """The live numba state record (read-only by convention; use clone() to experiment)."""
+        self._require_reset()
+        return self._rec
+
+    # output -------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        self._require_reset()
+        text = self.game.render_ansi(self._rec, self.render_seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # copies -------------------------------------------------------------------
+    def clone(self) -> "TabuleiroAECEnv":
+        """An independent copy that continues exactly like this env."""
+        return copy.deepcopy(self)
+
+    def __deepcopy__(self, memo: dict) -> "TabuleiroAECEnv":
+        return self.deserialize_new(self.serialize()) if self._rec is not None else self._fresh_like()
+
+    def _fresh_like(self) -> "TabuleiroAECEnv":
+        return type(self)(self.game, render_mode=self.render_mode, strict=self.strict)
+
+    def __getstate__(self) -> dict:
+        return {"game": self.game, "render_mode": self.render_mode, "strict": self.strict,
+                "data": self.serialize() if self._rec is not None else None}
+
+    def __setstate__(self, d: dict) -> None:
+        self.__init__(d["game"], render_mode=d["render_mode"], strict=d["strict"])
+        if d["data"] is not None:
+            self.deserialize(d["data"])
+
+    def serialize(self) -> bytes:
+        """The whole env (core record and bookkeeping) as bytes; ``deserialize`` restores it."""
+        self._require_reset()
+        raw = self._states.tobytes()
+        header = {
+            "game": self.game.name,
+            "rules_version": self.game.rules_version,
+            "config": dataclasses.asdict(self.game.config),
+            "dtype": _dtype_digest(self._states.dtype),
+            "sha256": hashlib.sha256(raw).hexdigest(),
+            "agents": self.agents,
+            "agent_selection": self.agent_selection,
+            "rewards": self.rewards,
+            "cumulative": self._cumulative_rewards,
+            "terminations": self.terminations,
+            "truncations": self.truncations,
+            "illegal_end": self._illegal_end,
+            "infos": self.infos,
+            "info_version": self._info_version,
+            "render_seat": self.render_seat,
+        }
+        head = json.dumps(header).encode()
+        return _MAGIC + len(head).to_bytes(4, "little") + head + raw
+
+    def deserialize(self, data: bytes) -> None:
+        """Restore a state made by ``serialize()`` of the same game and config; ValueError if not."""
+        header, raw = _split(data)
+        if header.get("game") != self.game.name:
+            raise ValueError(f"state is for game {header.get('game')!r}, this env is {self.game.name!r}")
+        if header.get("rules_version") != self.game.rules_version:
+            raise ValueError(
+                f"state is from rules version {header.get('rules_version')!r}; "
+                f"this build of {self.game.name} implements {self.game.rules_version!r}"
+            )
+        if header.get("config") != json.loads(json.dumps(dataclasses.asdict(self.game.config))):
+            raise ValueError(f"state has config {header.get('config')}, this env has {self.game.config}")
+        states = self.game.new_state()
+        if header.get("dtype") != _dtype_digest(states.dtype) or len(raw) != states.nbytes:
+            raise ValueError("state bytes do not match this build's state layout")
+        if hashlib.sha256(raw).hexdigest() != header.get("sha256"):
+            raise ValueError("state bytes are corrupted (checksum mismatch)")
+        states = np.frombuffer(bytearray(raw), dtype=states.dtype).copy()
+        self.game.validate_state(states[0])
+        agents = header["agents"]
+        if not set(agents) <= set(self.possible_agents):
+            raise ValueError(f"state names unknown agents {agents}")
+        self._attach(states)
+        self.agents = list(agents)
+        self.agent_selection = header["agent_selection"]
+        self.rewards = {a: float(v) for a, v in header["rewards"].items()}
+        self._cumulative_rewards = {a: float(v) for a, v in header["cumulative"].items()}
+        self.terminations = {a: bool(v) for a, v in header["terminations"].items()}
+        self.truncations = {a: bool(v) for a, v in header["truncations"].items()}
+        self._illegal_end = bool(header["illegal_end"])
+        self.infos = header["infos"]
+        self._info_version = int(header["info_version"])
+        self.render_seat = header["render_seat"]
+
+    def deserialize_new(self, data: bytes) -> "TabuleiroAECEnv":
+        """A new env of this game restored from ``serialize()`` bytes."""
+        env = self._fresh_like()
+        env.deserialize(data)
+        return env
+
+
+def _dtype_digest(dtype: np.dtype) -> str:
+    return hashlib.sha256(repr(dtype.descr).encode()).hexdigest()[:16]
+
+
+def _split(data: bytes) -> tuple[dict, bytes]:
+    if not isinstance(data, (bytes, bytearray)) or not data.startswith(_MAGIC) or len(data) < len(_MAGIC) + 4:
+        raise ValueError("not a tabuleiro state (bad magic bytes)")
+    n = int.from_bytes(data[len(_MAGIC) : len(_MAGIC) + 4], "little")
+    start = len(_MAGIC) + 4
+    try:
+        header = json.loads(data[start : start + n].decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"state header is corrupted: {exc}") from None
+    if not isinstance(header, dict):
+        raise ValueError("state header is corrupted")
+    return header, bytes(data[start + n :])
+
+
+def header_of(data: bytes) -> dict:
+    """The JSON header of ``serialize()`` bytes (game name, config, ...), validated for shape only."""
+    return _split(data)[0]

@@ -1,0 +1,137 @@
+"""The contract between one game's rules and the shared PettingZoo adapter.
+
+A game is a numba core over one structured state record plus a few Python
+helpers (names, scenarios, text). The adapter in ``envs.engine.aec`` does all
+the PettingZoo bookkeeping, so a game module holds only game logic.
+
+Every ``STATE_DTYPE`` starts with ``header_fields(max_players)``; the core keeps
+those fields current after every step:
+
+- ``current``: seat to act next (-1 once the game is over)
+- ``done``: 1 once the game is over
+- ``rewards``: each seat's reward for the last step (float64, zeroed by each step)
+- ``info_version``: incremented whenever ``Game.infos`` would change (round ends)
+- ``num_players``: seats in this game
+- ``rng``: the generator (``envs.engine.rng``); all chance comes from it
+"""
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+
+def header_fields(max_players: int) -> list[tuple]:
+    """The fields every game's state record begins with (see the module docstring)."""
+    return [
+        ("current", np.int8),
+        ("done", np.uint8),
+        ("num_players", np.int8),
+        ("info_version", np.int32),
+        ("rng", np.uint64),
+        ("rewards", np.float64, (max_players,)),
+    ]
+
+
+class Game(ABC):
+    """One game's rules bound to one validated config.
+
+    Subclasses set the class attributes and implement the abstract methods; the
+    compiled functions are ``@njit(cache=True)`` functions of the game's core:
+
+    - ``reset_fn(s, seed)``: start a new game in record ``s`` (config fields already written)
+    - ``step_fn(s, action) -> int``: 0 if applied; 1 if illegal, leaving ``s`` untouched.
+      Chance events (shuffles, deals, reveals) happen inside, from ``s.rng``.
+    - ``observe_fn(s, seat) -> (float32[obs_size], int8[num_actions])``: fresh arrays;
+      the mask is all zeros for a seat that is not to act
+    - ``observe_into_fn(s, seat, obs, mask)``: the same, written into caller buffers
+      (the batch API and rollouts use it: no allocation)
+    - ``legal_into_fn(s, mask) -> int``: the acting seat's mask into ``mask``; returns the
+      number of legal actions (random rollouts use it: cheaper than a full observation)
+
+    Assign them as ``step_fn = staticmethod(core.step)``: a numba dispatcher would
+    otherwise bind ``self`` as its first argument.
+    """
+
+    name: ClassVar[str]
+    rules_version: ClassVar[str]
+    config_cls: ClassVar[type]
+    reset_fn: ClassVar[Any]
+    step_fn: ClassVar[Any]
+    observe_fn: ClassVar[Any]
+    observe_into_fn: ClassVar[Any]
+    legal_into_fn: ClassVar[Any]
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+
+    # sizes -------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Seats at the table for this config."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the flat discrete action space."""
+
+    @property
+    @abstractmethod
+    def obs_size(self) -> int:
+        """Length of the flat float32 observation vector."""
+
+    def obs_bounds(self) -> tuple[float, float]:
+        """Lowest and highest value any observation entry can take."""
+        return (0.0, 1.0)
+
+    # state -------------------------------------------------------------------
+    @abstractmethod
+    def new_state(self) -> np.ndarray:
+        """An array of one zeroed record with this config's fields written in."""
+
+    def validate_state(self, rec: np.void) -> None:
+        """Raise ValueError if a record (from bytes or a hand edit) is not a reachable state."""
+        n = int(rec["num_players"])
+        if n != self.num_players:
+            raise ValueError(f"state has num_players={n}, config says {self.num_players}")
+        if int(rec["done"]) not in (0, 1):
+            raise ValueError("state field 'done' must be 0 or 1")
+        cur = int(rec["current"])
+        if not (-1 <= cur < n) or (cur == -1) != bool(rec["done"]):
+            raise ValueError(f"state field 'current'={cur} is inconsistent")
+
+    # names ---------------------------------------------------------------------
+    @abstractmethod
+    def action_name(self, action: int) -> str:
+        """Human-readable name of an action id (like OpenSpiel's action_to_string)."""
+
+    def action_from_name(self, name: str) -> int:
+        """The action id with this name; ValueError listing a few names otherwise."""
+        table = self._name_table()
+        key = name.strip()
+        if key in table:
+            return table[key]
+        sample = ", ".join(list(table)[:8])
+        raise ValueError(f"unknown action name {name!r} for {self.name}; names look like: {sample}")
+
+    def _name_table(self) -> dict[str, int]:
+        cached = getattr(self, "_names_cache", None)
+        if cached is None:
+            cached = {self.action_name(a): a for a in range(self.num_actions)}
+            self._names_cache = cached
+        return cached
+
+    # scenarios, infos, text ----------------------------------------------------
+    def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
+        """Set up a documented position from ``reset(options=...)``; validate everything."""
+        if options:
+            raise ValueError(f"{self.name} takes no reset options, got {sorted(options)}")
+
+    def infos(self, rec: np.void) -> list[dict[str, Any]]:
+        """Per-seat info dicts (round detail, score breakdown); rebuilt when info_version moves."""
+        return [{} for _ in range(self.num_players)]
+
+    @abstractmethod
+    def render_ansi(self, rec: np.void, seat: int | None) -> str:
+        """The table as text, from one seat's view (None: a spectator who sees everything)."""
