@@ -1,0 +1,405 @@
+"""Capivari's compiled core: the state record and the rules as numba functions.
+
+Read top to bottom it follows the rules document (seeds/capivari.md): set up a
+round, take a card, push chains, Capionça effects, refill, score, next round.
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.capivari.rules import (
+    AVAILABLE_TARGET,
+    EFF_DOUBLE,
+    EFF_SUBTRACT,
+    EFF_ZERO,
+    K_FLIP,
+    K_SWAP,
+    LOC_AVAILABLE,
+    LOC_DECK,
+    LOC_DISCARD,
+    LOC_IN_RIVER,
+    LOC_RIVER_CARD,
+    LOC_TUCKED,
+    MAX_ROUNDS_CAP,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    NUM_HERD_CARDS,
+    NUM_HERDS,
+    NUM_NUMBERS,
+    NUM_SEGMENTS,
+    ONCA_BASE,
+    ONCA_EFFECTS,
+    RIVER_SIDE,
+    SEL_ALL,
+    SEL_CRIAS,
+    SEL_EVEN,
+    SEL_HIGHEST,
+    SEL_LOWEST,
+    SEL_ODD,
+    SEL_TCHES,
+)
+from envs.engine.game import header_fields
+from envs.engine.rng import rng_seed, rng_shuffle
+
+STATE_DTYPE = np.dtype(
+    header_fields(2)
+    + [
+        # config, written once by new_state
+        ("first_player", np.int8),
+        ("subtract_points", np.int8),
+        ("wins_needed", np.int8),
+        ("max_rounds", np.int16),
+        # the table
+        ("loc", np.int8, (NUM_CARDS,)),  # LOC_* of every card
+        ("river_card", np.int8, (NUM_SEGMENTS,)),  # card whose river side forms each segment
+        ("onca_in", np.uint8, (NUM_SEGMENTS,)),  # a Capionça is tucked under this segment
+        ("seg_num", np.int8, (NUM_SEGMENTS, NUM_HERDS)),  # number 1..5 of that herd's capybara, 0: none
+        ("seg_side", np.int8, (NUM_SEGMENTS, NUM_HERDS)),  # whose side of the river it is on
+        ("deck", np.int8, (NUM_CARDS,)),  # deck order; deck[deck_pos] is the top card
+        ("deck_pos", np.int8),
+        ("deck_len", np.int8),
+        # the match
+        ("round", np.int16),  # rounds finished so far
+        ("round_wins", np.int16, (2,)),
+        ("round_scores", np.int16, (MAX_ROUNDS_CAP, 2)),
+        ("round_starter", np.int8),
+        ("turn", np.int16),  # turns taken in this round
+        ("winner", np.int8),  # -1 while playing; 2 for a draw at max_rounds
+    ]
+)
+
+NO_ONE = -1
+DRAW = 2
+OBS_SIZE = 181
+
+
+# -- setting up ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def deal_round(s) -> None:
+    """Shuffle all 18 cards: 3 river segments, 4 available cards, the rest the deck."""
+    for c in range(NUM_CARDS):
+        s.deck[c] = c
+    rng_shuffle(s, s.deck, NUM_CARDS)
+    s.onca_in[:] = 0
+    s.seg_num[:, :] = 0
+    s.seg_side[:, :] = 0
+    for i in range(NUM_SEGMENTS):
+        s.river_card[i] = s.deck[i]
+        s.loc[s.deck[i]] = LOC_RIVER_CARD
+    for i in range(NUM_SEGMENTS, NUM_SEGMENTS + AVAILABLE_TARGET):
+        s.loc[s.deck[i]] = LOC_AVAILABLE
+    for i in range(NUM_SEGMENTS + AVAILABLE_TARGET, NUM_CARDS):
+        s.loc[s.deck[i]] = LOC_DECK
+    s.deck_pos = NUM_SEGMENTS + AVAILABLE_TARGET
+    s.deck_len = NUM_CARDS
+    s.turn = 0
+    s.current = s.round_starter
+
+
+@njit(cache=True)
+def reset(s, seed: np.uint64) -> None:
+    """A new match: seat `first_player` starts round 1."""
+    rng_seed(s, seed)
+    s.done = 0
+    s.info_version = 0
+    s.rewards[:] = 0.0
+    s.round = 0
+    s.round_wins[:] = 0
+    s.round_scores[:, :] = 0
+    s.winner = NO_ONE
+    s.round_starter = s.first_player
+    deal_round(s)
+
+
+# -- the river ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def loser_of(a: int, b: int) -> int:
+    """Of two numbers of one herd meeting in a segment, the one pushed on: the lower, but a 1 pushes a 5."""
+    if (a == 1 and b == 5) or (a == 5 and b == 1):
+        return 5
+    return min(a, b)
+
+
+@njit(cache=True)
+def push_chain(s, seg: int, herd: int, number: int, side: int) -> None:
+    """A capybara enters segment `seg`; a same-herd capybara there may be pushed on, and so on."""
+    while True:
+        if seg >= NUM_SEGMENTS:
+            s.loc[herd * NUM_NUMBERS + number - 1] = LOC_DISCARD
+            return
+        there = s.seg_num[seg, herd]
+        if there == 0:
+            s.seg_num[seg, herd] = number
+            s.seg_side[seg, herd] = side
+            return
+        pushed = loser_of(number, there)
+        if pushed == there:
+            pushed_side = s.seg_side[seg, herd]
+            s.seg_num[seg, herd] = number
+            s.seg_side[seg, herd] = side
+            number = pushed
+            side = pushed_side
+        seg += 1
+
+
+@njit(cache=True)
+def take_herd_card(s, card: int) -> None:
+    """Put a herd card on my side of the river at the starting segment."""
+    s.loc[card] = LOC_IN_RIVER
+    push_chain(s, 0, card // NUM_NUMBERS, card % NUM_NUMBERS + 1, s.current)
+
+
+@njit(cache=True)
+def play_onca(s, seg: int, k: int) -> None:
+    """Tuck a Capionça under segment `seg` and apply effect k (push / flip one herd, or swap all)."""
+    for c in range(NUM_HERD_CARDS, NUM_CARDS):
+        if s.loc[c] == LOC_AVAILABLE:
+            s.loc[c] = LOC_TUCKED
+            break
+    s.onca_in[seg] = 1
+    if k == K_SWAP:
+        for h in range(NUM_HERDS):
+            if s.seg_num[seg, h] > 0:
+                s.seg_side[seg, h] ^= 1
+    elif k >= K_FLIP:
+        s.seg_side[seg, k - K_FLIP] ^= 1
+    else:
+        number = s.seg_num[seg, k]
+        side = s.seg_side[seg, k]
+        s.seg_num[seg, k] = 0
+        push_chain(s, seg + 1, k, number, side)
+
+
+# -- legality ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def onca_available(s) -> bool:
+    for c in range(NUM_HERD_CARDS, NUM_CARDS):
+        if s.loc[c] == LOC_AVAILABLE:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_legal(s, a: int) -> bool:
+    """Whether action `a` is legal for the seat to act."""
+    if s.done or a < 0 or a >= NUM_ACTIONS:
+        return False
+    if a < ONCA_BASE:
+        return s.loc[a] == LOC_AVAILABLE
+    seg = (a - ONCA_BASE) // ONCA_EFFECTS
+    k = (a - ONCA_BASE) % ONCA_EFFECTS
+    if s.onca_in[seg] or not onca_available(s):
+        return False
+    if k == K_SWAP:
+        return True
+    return s.seg_num[seg, k % K_FLIP] > 0
+
+
+@njit(cache=True)
+def legal_into(s, mask) -> int:
+    """The acting seat's legal actions into `mask`; returns how many there are."""
+    n = 0
+    for a in range(NUM_ACTIONS):
+        ok = is_legal(s, a)
+        mask[a] = ok
+        n += ok
+    return n
+
+
+# -- scoring -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def modified_value(s, seg: int, herd: int) -> int:
+    """A capybara's points after its segment's modifier."""
+    n = s.seg_num[seg, herd]
+    sel = RIVER_SIDE[s.river_card[seg], 0]
+    eff = RIVER_SIDE[s.river_card[seg], 1]
+    hi = 0
+    lo = 99
+    for h in range(NUM_HERDS):
+        m = s.seg_num[seg, h]
+        if m > 0:
+            hi = max(hi, m)
+            lo = min(lo, m)
+    if sel == SEL_ALL:
+        hit = True
+    elif sel == SEL_EVEN:
+        hit = n % 2 == 0
+    elif sel == SEL_ODD:
+        hit = n % 2 == 1
+    elif SEL_CRIAS <= sel <= SEL_TCHES:
+        hit = herd == sel - SEL_CRIAS
+    elif sel == SEL_HIGHEST:
+        hit = n == hi
+    else:
+        hit = n == lo
+    if not hit:
+        return n
+    if eff == EFF_ZERO:
+        return 0
+    if eff == EFF_DOUBLE:
+        return 2 * n
+    return n - s.subtract_points
+
+
+@njit(cache=True)
+def river_score(s, side: int) -> int:
+    """Sum of the modified values of the capybaras on one side of the river."""
+    total = 0
+    for seg in range(NUM_SEGMENTS):
+        for h in range(NUM_HERDS):
+            if s.seg_num[seg, h] > 0 and s.seg_side[seg, h] == side:
+                total += modified_value(s, seg, h)
+    return total
+
+
+@njit(cache=True)
+def end_round(s) -> None:
+    """Score the round, record wins (a tie is a win for both), end the match or deal the next round."""
+    a = river_score(s, 0)
+    b = river_score(s, 1)
+    r = s.round
+    s.round_scores[r, 0] = a
+    s.round_scores[r, 1] = b
+    s.round += 1
+    s.info_version += 1
+    if a >= b:
+        s.round_wins[0] += 1
+    if b >= a:
+        s.round_wins[1] += 1
+    w0 = s.round_wins[0]
+    w1 = s.round_wins[1]
+    if max(w0, w1) >= s.wins_needed and w0 != w1:  # after a shared win, the next untied round decides
+        finish(s, 0 if w0 > w1 else 1)
+    elif s.round >= s.max_rounds:
+        finish(s, DRAW)
+    else:
+        s.round_starter = s.current  # who took the last card starts the next round
+        deal_round(s)
+
+
+@njit(cache=True)
+def finish(s, winner: int) -> None:
+    s.winner = winner
+    s.done = 1
+    s.current = -1
+    if winner != DRAW:
+        s.rewards[winner] = 1.0
+        s.rewards[1 - winner] = -1.0
+
+
+# -- the turn ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def count_available(s) -> int:
+    n = 0
+    for c in range(NUM_CARDS):
+        n += s.loc[c] == LOC_AVAILABLE
+    return n
+
+
+@njit(cache=True)
+def refill_available(s) -> int:
+    """With one available card left, reveal deck cards until 4 are available or the deck is empty."""
+    n = count_available(s)
+    if n == 1:
+        while n < AVAILABLE_TARGET and s.deck_pos < s.deck_len:
+            s.loc[s.deck[s.deck_pos]] = LOC_AVAILABLE
+            s.deck_pos += 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def step(s, a: int) -> int:
+    """Apply action `a` for the seat to act; 1 (and no change) if it is illegal."""
+    if not is_legal(s, a):
+        return 1
+    s.rewards[:] = 0.0
+    if a < ONCA_BASE:
+        take_herd_card(s, a)
+    else:
+        play_onca(s, (a - ONCA_BASE) // ONCA_EFFECTS, (a - ONCA_BASE) % ONCA_EFFECTS)
+    s.turn += 1
+    if refill_available(s) == 1 and s.deck_pos >= s.deck_len:
+        end_round(s)
+    else:
+        s.current = 1 - s.current
+    return 0
+
+
+# -- observations ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def observe_into(s, seat: int, obs, mask) -> None:
+    """What `seat` sees, ego-centric (seat = "me"), laid out as in seeds/capivari.md."""
+    obs[:] = 0.0
+    i = 0
+    for seg in range(NUM_SEGMENTS):  # 90: river capybaras, one-hot number x (mine, theirs)
+        for h in range(NUM_HERDS):
+            n = s.seg_num[seg, h]
+            if n > 0:
+                mine = 0 if s.seg_side[seg, h] == seat else 1
+                obs[i + (n - 1) * 2 + mine] = 1.0
+            i += 10
+    for seg in range(NUM_SEGMENTS):  # 33: segment modifiers, selector one-hot + effect one-hot
+        obs[i + RIVER_SIDE[s.river_card[seg], 0]] = 1.0
+        obs[i + 8 + RIVER_SIDE[s.river_card[seg], 1]] = 1.0
+        i += 11
+    for seg in range(NUM_SEGMENTS):  # 3: Capionça tucked under the segment
+        obs[i + seg] = s.onca_in[seg]
+    i += 3
+    onca = 0
+    for c in range(NUM_CARDS):  # 15 + 1: available herd cards, available Capionças / 3
+        if s.loc[c] == LOC_AVAILABLE:
+            if c < NUM_HERD_CARDS:
+                obs[i + c] = 1.0
+            else:
+                onca += 1
+    obs[i + NUM_HERD_CARDS] = onca / 3.0
+    i += NUM_HERD_CARDS + 1
+    if s.deck_pos < s.deck_len:  # 12: the deck's top card, river side only, + present flag
+        top = s.deck[s.deck_pos]
+        obs[i + RIVER_SIDE[top, 0]] = 1.0
+        obs[i + 8 + RIVER_SIDE[top, 1]] = 1.0
+        obs[i + 11] = 1.0
+    i += 12
+    obs[i] = (s.deck_len - s.deck_pos) / 11.0  # 1: cards left in the deck
+    i += 1
+    for c in range(NUM_CARDS):  # 18: cards out of play this round (discarded, tucked Capionças)
+        if s.loc[c] == LOC_DISCARD or s.loc[c] == LOC_TUCKED:
+            obs[i + c] = 1.0
+    i += NUM_CARDS
+    need = max(s.wins_needed, 1)
+    obs[i] = min(s.round_wins[seat], need) / need  # 4: round wins (mine, theirs), tie-break flag, my turn
+    obs[i + 1] = min(s.round_wins[1 - seat], need) / need
+    obs[i + 2] = 1.0 if s.round_wins[0] >= need and s.round_wins[1] >= need else 0.0
+    obs[i + 3] = 1.0 if s.current == seat else 0.0
+    i += 4
+    obs[i] = max(-1.0, min(1.0, river_score(s, seat) / 40.0))  # 2: the round's score so far / 40
+    obs[i + 1] = max(-1.0, min(1.0, river_score(s, 1 - seat) / 40.0))
+    i += 2
+    obs[i] = 1.0 if s.round_starter == seat else 0.0  # 1: I started this round
+    i += 1
+    obs[i] = s.turn / 14.0  # 1: turns taken this round
+    mask[:] = 0
+    if s.current == seat:
+        legal_into(s, mask)
+
+
+@njit(cache=True)
+def observe(s, seat: int):
+    """Fresh (observation, mask) arrays for `seat`."""
+    obs = np.zeros(OBS_SIZE, np.float32)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    observe_into(s, seat, obs, mask)
+    return obs, mask
