@@ -15,6 +15,7 @@ import copy
 import hashlib
 import json
 import os
+import warnings
 import dataclasses
 from typing import Any
 
@@ -79,14 +80,26 @@ class TabuleiroAECEnv(AECEnv):
 
     # lifecycle ----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` fully determines it, ``options`` set up a scenario."""
+        """Start a new game; ``seed`` fully determines it.
+
+        ``options={"scenario": {...}}`` sets up a documented position (each game's
+        rules document lists the keys). Other option keys are not ours: they are
+        reported with a warning, not silently dropped.
+        """
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
+        options = options or {}
+        foreign = sorted(k for k in options if k != "scenario")
+        if foreign:
+            warnings.warn(f"{self.game.name}: ignoring reset option(s) {foreign}; only 'scenario' is read", stacklevel=2)
+        scenario = options.get("scenario")
+        if scenario is not None and not isinstance(scenario, dict):
+            raise ValueError(f"options['scenario'] must be a dict, got {type(scenario).__name__}")
         s = seed_to_uint64(seed, int.from_bytes(os.urandom(8), "little"))
         states = self.game.new_state()
         self.game.reset_fn(states[0], s)
-        if options:
-            self.game.apply_options(states, dict(options))
+        if scenario:
+            self.game.apply_options(states, dict(scenario))
         self._attach(states)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}

@@ -124,7 +124,7 @@ class Game(ABC):
 
     # scenarios, infos, text ----------------------------------------------------
     def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
-        """Set up a documented position from ``reset(options=...)``; validate everything."""
+        """Set up a documented position from ``reset(options={"scenario": options})``; validate everything."""
         if options:
             raise ValueError(f"{self.name} takes no reset options, got {sorted(options)}")
 
