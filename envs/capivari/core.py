@@ -59,7 +59,7 @@ STATE_DTYPE = np.dtype(
         ("deck_pos", np.int8),
         ("deck_len", np.int8),
         # the match
-        ("round", np.int16),  # rounds finished so far
+        ("rounds_done", np.int16),  # rounds finished so far
         ("round_wins", np.int16, (2,)),
         ("round_scores", np.int16, (MAX_ROUNDS_CAP, 2)),
         ("round_starter", np.int8),
@@ -105,7 +105,7 @@ def reset(s, seed: np.uint64) -> None:
     s.done = 0
     s.info_version = 0
     s.rewards[:] = 0.0
-    s.round = 0
+    s.rounds_done = 0
     s.round_wins[:] = 0
     s.round_scores[:, :] = 0
     s.winner = NO_ONE
@@ -265,10 +265,10 @@ def end_round(s) -> None:
     """Score the round, record wins (a tie is a win for both), end the match or deal the next round."""
     a = river_score(s, 0)
     b = river_score(s, 1)
-    r = s.round
+    r = s.rounds_done
     s.round_scores[r, 0] = a
     s.round_scores[r, 1] = b
-    s.round += 1
+    s.rounds_done += 1
     s.info_version += 1
     if a >= b:
         s.round_wins[0] += 1
@@ -278,7 +278,7 @@ def end_round(s) -> None:
     w1 = s.round_wins[1]
     if max(w0, w1) >= s.wins_needed and w0 != w1:  # after a shared win, the next untied round decides
         finish(s, 0 if w0 > w1 else 1)
-    elif s.round >= s.max_rounds:
+    elif s.rounds_done >= s.max_rounds:
         finish(s, DRAW)
     else:
         s.round_starter = s.current  # who took the last card starts the next round

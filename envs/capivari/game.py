@@ -73,7 +73,7 @@ class Capivari(Game):
         return action_name(int(action))
 
     def infos(self, rec: np.void) -> list[dict[str, Any]]:
-        played = int(rec["round"])
+        played = int(rec["rounds_done"])
         scores = rec["round_scores"][:played].tolist()
         wins = rec["round_wins"].tolist()
         winner = int(rec["winner"])
@@ -192,7 +192,7 @@ class Capivari(Game):
             "deck": (rec["deck"], 0, NUM_CARDS - 1),
             "deck_len": (rec["deck_len"], 0, NUM_CARDS),
             "deck_pos": (rec["deck_pos"], 0, int(rec["deck_len"])),
-            "round": (rec["round"], 0, c.max_rounds),
+            "rounds_done": (rec["rounds_done"], 0, c.max_rounds),
             "round_wins": (rec["round_wins"], 0, MAX_ROUNDS_CAP),
             "round_starter": (rec["round_starter"], 0, 1),
             "winner": (rec["winner"], -1, 2),

@@ -34,7 +34,7 @@ def render_table(rec: np.void, seat: int | None) -> str:
     sub = int(rec["subtract_points"])
     who = ["you" if p == seat else f"player_{p}" for p in range(2)]
     lines = [
-        f"Capivari  round {int(rec['round']) + 1}  turn {int(rec['turn']) + 1}  "
+        f"Capivari  round {int(rec['rounds_done']) + 1}  turn {int(rec['turn']) + 1}  "
         f"round wins: {who[0]} {rec['round_wins'][0]}, {who[1]} {rec['round_wins'][1]}"
     ]
     if rec["done"]:

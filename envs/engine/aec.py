@@ -207,10 +207,10 @@ class TabuleiroAECEnv(AECEnv):
         return self.game.action_from_name(name)
 
     @property
-    def core_state(self) -> np.void:
-        """The live numba state record (read-only by convention; use clone() to experiment)."""
+    def core_state(self) -> np.record:
+        """The live state record, fields as attributes (``s.round``); read-only by convention."""
         self._require_reset()
-        return self._rec
+        return self._states.view(np.recarray)[0]
 
     # output -------------------------------------------------------------------
     def render(self) -> str | None:
