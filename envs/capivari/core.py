@@ -10,7 +10,6 @@ from numba import njit
 from envs.capivari.rules import (
     AVAILABLE_TARGET,
     EFF_DOUBLE,
-    EFF_SUBTRACT,
     EFF_ZERO,
     K_FLIP,
     K_SWAP,
@@ -34,7 +33,6 @@ from envs.capivari.rules import (
     SEL_CRIAS,
     SEL_EVEN,
     SEL_HIGHEST,
-    SEL_LOWEST,
     SEL_ODD,
     SEL_TCHES,
 )

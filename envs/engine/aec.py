@@ -12,11 +12,11 @@ others, and ``infos[offender]["illegal_move"] = True``.
 """
 
 import copy
+import dataclasses
 import hashlib
 import json
 import os
 import warnings
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -91,7 +91,9 @@ class TabuleiroAECEnv(AECEnv):
         options = options or {}
         foreign = sorted(k for k in options if k != "scenario")
         if foreign:
-            warnings.warn(f"{self.game.name}: ignoring reset option(s) {foreign}; only 'scenario' is read", stacklevel=2)
+            warnings.warn(
+                f"{self.game.name}: ignoring reset option(s) {foreign}; only 'scenario' is read", stacklevel=2
+            )
         scenario = options.get("scenario")
         if scenario is not None and not isinstance(scenario, dict):
             raise ValueError(f"options['scenario'] must be a dict, got {type(scenario).__name__}")
@@ -147,7 +149,8 @@ class TabuleiroAECEnv(AECEnv):
             self._illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict(zip(self.possible_agents, self._rewards_view.tolist()))
+        # the record sizes rewards for the largest table; seats beyond num_players are ignored
+        self.rewards = dict(zip(self.possible_agents, self._rewards_view.tolist(), strict=False))
         self._sync_selection()
         if self._rec["info_version"] != self._info_version:
             self._refresh_infos()
@@ -160,9 +163,7 @@ class TabuleiroAECEnv(AECEnv):
             a = int(action)
             if 0 <= a < self.game.num_actions:
                 return a
-        raise ValueError(
-            f"action must be an int in [0, {self.game.num_actions}) for {self.game.name}, got {action!r}"
-        )
+        raise ValueError(f"action must be an int in [0, {self.game.num_actions}) for {self.game.name}, got {action!r}")
 
     def _illegal(self, agent: str, action: int) -> None:
         if self.strict:
@@ -241,8 +242,12 @@ class TabuleiroAECEnv(AECEnv):
         return type(self)(self.game, render_mode=self.render_mode, strict=self.strict)
 
     def __getstate__(self) -> dict:
-        return {"game": self.game, "render_mode": self.render_mode, "strict": self.strict,
-                "data": self.serialize() if self._rec is not None else None}
+        return {
+            "game": self.game,
+            "render_mode": self.render_mode,
+            "strict": self.strict,
+            "data": self.serialize() if self._rec is not None else None,
+        }
 
     def __setstate__(self, d: dict) -> None:
         self.__init__(d["game"], render_mode=d["render_mode"], strict=d["strict"])

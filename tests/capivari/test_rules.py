@@ -114,8 +114,11 @@ def test_other_herds_are_not_pushed():
 
 
 def test_onca_push_starts_a_chain():
-    env = table(available=["onca1", "crias2"], river=["crias1", "crias3", "crias4"],
-                capybaras=[[1, "oxes2", 0], [2, "oxes1", 1]])
+    env = table(
+        available=["onca1", "crias2"],
+        river=["crias1", "crias3", "crias4"],
+        capybaras=[[1, "oxes2", 0], [2, "oxes1", 1]],
+    )
     play(env, "onca s1 push oxes")
     assert capybara(env, 1, "oxes") is None
     assert capybara(env, 2, "oxes") == (2, 0)
@@ -125,24 +128,29 @@ def test_onca_push_starts_a_chain():
 
 
 def test_onca_push_off_segment_three_discards():
-    env = table(available=["onca2", "crias2"], river=["crias1", "crias3", "crias4"],
-                capybaras=[[3, "tches5", 1]])
+    env = table(available=["onca2", "crias2"], river=["crias1", "crias3", "crias4"], capybaras=[[3, "tches5", 1]])
     play(env, "onca s3 push tches")
     assert capybara(env, 3, "tches") is None
     assert env.core_state.loc[card_from_name("tches5")] == LOC_DISCARD
 
 
 def test_onca_flips_one_capybara():
-    env = table(available=["onca1", "crias2"], river=["crias1", "crias3", "crias4"],
-                capybaras=[[2, "tches4", 1], [2, "oxes1", 0]])
+    env = table(
+        available=["onca1", "crias2"],
+        river=["crias1", "crias3", "crias4"],
+        capybaras=[[2, "tches4", 1], [2, "oxes1", 0]],
+    )
     play(env, "onca s2 flip tches")
     assert capybara(env, 2, "tches") == (4, 0)
     assert capybara(env, 2, "oxes") == (1, 0)
 
 
 def test_onca_swaps_every_side_in_the_segment():
-    env = table(available=["onca1", "crias2"], river=["crias1", "crias3", "crias4"],
-                capybaras=[[2, "tches4", 1], [2, "oxes1", 0], [1, "crias5", 0]])
+    env = table(
+        available=["onca1", "crias2"],
+        river=["crias1", "crias3", "crias4"],
+        capybaras=[[2, "tches4", 1], [2, "oxes1", 0], [1, "crias5", 0]],
+    )
     play(env, "onca s2 swap")
     assert capybara(env, 2, "tches") == (4, 0)
     assert capybara(env, 2, "oxes") == (1, 1)
@@ -150,8 +158,9 @@ def test_onca_swaps_every_side_in_the_segment():
 
 
 def test_onca_targets_must_exist_and_one_onca_per_segment():
-    env = table(available=["onca1", "crias2"], river=["crias1", "crias3", "crias4"],
-                capybaras=[[1, "oxes2", 1]], oncas_in=[2])
+    env = table(
+        available=["onca1", "crias2"], river=["crias1", "crias3", "crias4"], capybaras=[[1, "oxes2", 1]], oncas_in=[2]
+    )
     names = legal_names(env)
     assert "onca s1 push oxes" in names and "onca s1 flip oxes" in names
     assert "onca s1 push crias" not in names and "onca s1 flip tches" not in names
@@ -220,9 +229,16 @@ def test_modifier_applies_only_in_its_own_segment():
 
 def test_subtract_points_is_a_knob():
     env = capivari_v0.raw_env(subtract_points=5)
-    env.reset(seed=0, options={"scenario": {
-        "river": [card_with("all", "subtract"), "onca1", "onca2"],
-        "available": ["crias3", "oxes2"], "capybaras": [[1, "oxes4", 0]]}})
+    env.reset(
+        seed=0,
+        options={
+            "scenario": {
+                "river": [card_with("all", "subtract"), "onca1", "onca2"],
+                "available": ["crias3", "oxes2"],
+                "capybaras": [[1, "oxes4", 0]],
+            }
+        },
+    )
     assert scores(env) == (-1, 0)
 
 
@@ -277,7 +293,9 @@ def test_two_round_wins_end_the_game():
 
 
 def test_reaching_two_wins_together_plays_on_until_an_untied_round():
-    env = table(available=["crias4", "crias5"], deck=[], river=QUIET_RIVER, capybaras=[[2, "oxes4", 1]], round_wins=[1, 1])
+    env = table(
+        available=["crias4", "crias5"], deck=[], river=QUIET_RIVER, capybaras=[[2, "oxes4", 1]], round_wins=[1, 1]
+    )
     play(env, "crias4")
     assert env.infos["player_0"]["round_wins"] == [2, 2]
     assert not any(env.terminations.values())
@@ -292,8 +310,10 @@ def test_after_a_shared_second_win_the_next_untied_round_decides():
 
 def test_a_draw_after_max_rounds():
     env = capivari_v0.raw_env(max_rounds=1)
-    env.reset(seed=0, options={"scenario": {"river": QUIET_RIVER, "available": ["crias4", "crias5"],
-                                            "capybaras": [[2, "oxes4", 1]]}})
+    env.reset(
+        seed=0,
+        options={"scenario": {"river": QUIET_RIVER, "available": ["crias4", "crias5"], "capybaras": [[2, "oxes4", 1]]}},
+    )
     play(env, "crias4")
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
@@ -310,13 +330,17 @@ def test_a_draw_after_max_rounds():
         ({"river": QUIET_RIVER, "available": ["crias2"]}, "appears twice"),
         ({"river": QUIET_RIVER, "available": []}, "'available' must be a list of 1..4"),
         ({"river": QUIET_RIVER, "available": ["crias1"], "capybaras": [[4, "oxes1", 0]]}, "segment must be 1..3"),
-        ({"river": QUIET_RIVER, "available": ["crias1"], "capybaras": [[1, "oxes1", 0], [1, "oxes2", 1]]},
-         "two capybaras of one herd"),
+        (
+            {"river": QUIET_RIVER, "available": ["crias1"], "capybaras": [[1, "oxes1", 0], [1, "oxes2", 1]]},
+            "two capybaras of one herd",
+        ),
         ({"river": QUIET_RIVER, "available": ["crias1"], "capybaras": [[1, "oxes1", 2]]}, "seat 0 or 1"),
         ({"river": QUIET_RIVER, "available": ["crias1"], "current": 5}, "'current' must be seat 0 or 1"),
         ({"river": QUIET_RIVER, "available": ["crias1"], "hand": []}, "unknown Capivari reset option"),
-        ({"river": ["crias1", "crias2", "crias3"], "available": ["onca1"], "oncas_in": [1, 2, 3]},
-         "without a legal action"),
+        (
+            {"river": ["crias1", "crias2", "crias3"], "available": ["onca1"], "oncas_in": [1, 2, 3]},
+            "without a legal action",
+        ),
     ],
 )
 def test_bad_scenarios_are_rejected(scenario, match):
