@@ -1,0 +1,1 @@
+"""Measurements: the demo match runner, throughput against peers, tournaments."""

@@ -1,0 +1,3 @@
+"""The `tabuleiro` console command (tabuleiro.cli); the library lives in envs, agents, training, benchmarks."""
+
+__version__ = "0.1.0"

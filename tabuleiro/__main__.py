@@ -1,0 +1,5 @@
+"""`python -m tabuleiro` is the `tabuleiro` command."""
+
+from tabuleiro.cli import main
+
+raise SystemExit(main())

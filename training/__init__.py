@@ -1,0 +1,1 @@
+"""Training with Ray RLlib (self-play PPO with action masking): see the README's Training section."""
