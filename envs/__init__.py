@@ -7,11 +7,13 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from envs.engine import IllegalActionError, TabuleiroAECEnv
+from envs._numba_cache import NUMBA_CACHE_FOLDER  # first: before any compiled function is defined
+from envs.engine import IllegalActionError, TabuleiroAECEnv  # noqa: I001
 
 # name -> module with env(), raw_env() (and parallel_env() where moves are simultaneous)
 GAMES: dict[str, str] = {
     "capivari_v0": "envs.capivari_v0",
+    "horizonte_v0": "envs.horizonte_v0",
 }
 
 
@@ -38,4 +40,4 @@ def __getattr__(attr: str) -> ModuleType:
     raise AttributeError(f"module 'envs' has no attribute {attr!r}")
 
 
-__all__ = ["GAMES", "IllegalActionError", "TabuleiroAECEnv", "game_module", "make"]
+__all__ = ["NUMBA_CACHE_FOLDER", "GAMES", "IllegalActionError", "TabuleiroAECEnv", "game_module", "make"]
