@@ -1,0 +1,125 @@
+"""Batch and rollout kernels, written once and compiled against each game's core.
+
+numba caches neither closures nor functions that take other compiled functions
+as arguments, so the kernels below are kept as source text and compiled inside
+each game's ``kernels.py`` namespace (``compile_kernels(globals())``), where the
+names ``reset``, ``step``, ``legal_into``, ``observe_into``, ``NUM_ACTIONS`` and
+``OBS_SIZE`` are that game's. numba then caches them next to that file, once per
+game (the cache folder is keyed by every source file: see ``envs._numba_cache``).
+
+Kernels (``states`` is an array of state records):
+
+- ``batch_reset(states, seeds)``: start game i from ``seeds[i]``
+- ``batch_step(states, actions, rewards, dones) -> int``: step every game; a finished game
+  is reset at once (seeded from its own generator), its final rewards in ``rewards``
+  and ``dones[i] = 1``; returns the index of the first illegal action, or -1
+- ``batch_observe(states, obs, masks)``: each game's acting seat's observation and mask
+- ``batch_legal_mask(states, masks)``: each game's acting seat's mask
+- ``random_steps(states, seed, steps_per_game) -> int``: random legal play, auto-reset,
+  every game ``steps_per_game`` steps; returns games finished (raw-speed measure)
+- ``random_playout(s, seed, returns)``: play one game to its end at random and add each
+  seat's rewards into ``returns`` (search rollouts)
+"""
+
+KERNEL_SOURCE = """
+@njit(cache=True, parallel=True)
+def batch_reset(states, seeds):
+    for i in prange(states.shape[0]):
+        reset(states[i], np.uint64(seeds[i]))
+
+
+@njit(cache=True)
+def _next_game_seed(s):
+    return rng_next(s)
+
+
+@njit(cache=True, parallel=True)
+def batch_step(states, actions, rewards, dones):
+    n = states.shape[0]
+    bad = np.full(n, -1, np.int64)
+    for i in prange(n):
+        s = states[i]
+        dones[i] = 0
+        if step(s, actions[i]) != 0:
+            bad[i] = i
+            continue
+        for p in range(rewards.shape[1]):
+            rewards[i, p] = s.rewards[p]
+        if s.done:
+            dones[i] = 1
+            reset(s, _next_game_seed(s))
+    for i in range(n):
+        if bad[i] >= 0:
+            return i
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def batch_observe(states, obs, masks):
+    for i in prange(states.shape[0]):
+        s = states[i]
+        observe_into(s, max(s.current, 0), obs[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def batch_legal_mask(states, masks):
+    for i in prange(states.shape[0]):
+        legal_into(states[i], masks[i])
+
+
+@njit(cache=True)
+def _pick(mask, n, r):
+    k = np.uint64(r) % np.uint64(n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= np.uint64(1)
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def random_steps(states, seed, steps_per_game):
+    n = states.shape[0]
+    finished = np.zeros(n, np.int64)
+    for i in prange(n):
+        s = states[i]
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        r = splitmix64(np.uint64(seed) + np.uint64(i))
+        for _ in range(steps_per_game):
+            k = legal_into(s, mask)
+            r = splitmix64(r)
+            step(s, _pick(mask, k, r))
+            if s.done:
+                finished[i] += 1
+                reset(s, _next_game_seed(s))
+    return finished.sum()
+
+
+@njit(cache=True)
+def random_playout(s, seed, returns):
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    r = splitmix64(np.uint64(seed))
+    while not s.done:
+        k = legal_into(s, mask)
+        r = splitmix64(r)
+        step(s, _pick(mask, k, r))
+        for p in range(returns.shape[0]):
+            returns[p] += s.rewards[p]
+"""
+
+KERNEL_NAMES = ("batch_reset", "batch_step", "batch_observe", "batch_legal_mask", "random_steps", "random_playout")
+
+
+def compile_kernels(namespace: dict) -> None:
+    """Define the kernels inside a game's ``kernels.py`` module namespace (see the module docstring)."""
+    missing = [k for k in ("reset", "step", "legal_into", "observe_into", "NUM_ACTIONS") if k not in namespace]
+    if missing:
+        raise RuntimeError(f"{namespace.get('__name__')} must import {missing} from its core before compile_kernels")
+    import numpy as np
+    from numba import njit, prange
+
+    from envs.engine.rng import rng_next, splitmix64
+
+    namespace.update(np=np, njit=njit, prange=prange, rng_next=rng_next, splitmix64=splitmix64)
+    exec(compile(KERNEL_SOURCE, namespace["__file__"], "exec"), namespace)
