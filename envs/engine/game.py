@@ -49,6 +49,10 @@ class Game(ABC):
     - ``legal_into_fn(s, mask) -> int``: the acting seat's mask into ``mask``; returns the
       number of legal actions (random rollouts use it: cheaper than a full observation)
 
+    - ``determinize_fn(s, seat, seed)`` (for search agents): resample in place everything
+      ``seat`` cannot see, consistently with everything it has seen; the result is a state
+      ``seat`` could be in. Uses only ``seed``'s generator, never the state's own.
+
     Assign them as ``step_fn = staticmethod(core.step)``: a numba dispatcher would
     otherwise bind ``self`` as its first argument.
     """
@@ -61,6 +65,7 @@ class Game(ABC):
     observe_fn: ClassVar[Any]
     observe_into_fn: ClassVar[Any]
     legal_into_fn: ClassVar[Any]
+    determinize_fn: ClassVar[Any] = None
 
     def __init__(self, config: Any) -> None:
         self.config = config
