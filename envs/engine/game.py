@@ -51,7 +51,8 @@ class Game(ABC):
 
     - ``determinize_fn(s, seat, seed)`` (for search agents): resample in place everything
       ``seat`` cannot see, consistently with everything it has seen; the result is a state
-      ``seat`` could be in. Uses only ``seed``'s generator, never the state's own.
+      ``seat`` could be in. Draws from ``seed`` only, and reseeds ``s.rng`` from it too:
+      future chance (next deals, draws) is hidden information as well.
 
     Assign them as ``step_fn = staticmethod(core.step)``: a numba dispatcher would
     otherwise bind ``self`` as its first argument.
