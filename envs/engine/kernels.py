@@ -10,9 +10,10 @@ game (the cache folder is keyed by every source file: see ``envs._numba_cache``)
 Kernels (``states`` is an array of state records):
 
 - ``batch_reset(states, seeds)``: start game i from ``seeds[i]``
-- ``batch_step(states, actions, rewards, dones) -> int``: step every game; a finished game
-  is reset at once (seeded from its own generator), its final rewards in ``rewards``
-  and ``dones[i] = 1``; returns the index of the first illegal action, or -1
+- ``batch_step(states, actions, rewards, dones, episode_seeds) -> int``: step every game;
+  a finished game is reset at once with a seed drawn from its own generator (written to
+  ``episode_seeds[i]``), its final rewards in ``rewards`` and ``dones[i] = 1``; returns the
+  index of the first illegal action (that game untouched), or -1
 - ``batch_observe(states, obs, masks)``: each game's acting seat's observation and mask
 - ``batch_legal_mask(states, masks)``: each game's acting seat's mask
 - ``random_steps(states, seed, steps_per_game) -> int``: random legal play, auto-reset,
@@ -34,7 +35,7 @@ def _next_game_seed(s):
 
 
 @njit(cache=True, parallel=True)
-def batch_step(states, actions, rewards, dones):
+def batch_step(states, actions, rewards, dones, episode_seeds):
     n = states.shape[0]
     bad = np.full(n, -1, np.int64)
     for i in prange(n):
@@ -47,7 +48,8 @@ def batch_step(states, actions, rewards, dones):
             rewards[i, p] = s.rewards[p]
         if s.done:
             dones[i] = 1
-            reset(s, _next_game_seed(s))
+            episode_seeds[i] = _next_game_seed(s)
+            reset(s, episode_seeds[i])
     for i in range(n):
         if bad[i] >= 0:
             return i
