@@ -5,6 +5,7 @@ from typing import Any
 import numpy as np
 
 from envs.capivari import core
+from envs.capivari.determinize import determinize
 from envs.capivari.render import render_table
 from envs.capivari.rules import (
     AVAILABLE_TARGET,
@@ -42,6 +43,7 @@ class Capivari(Game):
     observe_fn = staticmethod(core.observe)
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
+    determinize_fn = staticmethod(determinize)
 
     @property
     def num_players(self) -> int:
@@ -132,6 +134,7 @@ class Capivari(Game):
             rec["seg_num"][seg, card // NUM_NUMBERS] = card % NUM_NUMBERS + 1
             rec["seg_side"][seg, card // NUM_NUMBERS] = side
             rec["loc"][card] = LOC_IN_RIVER
+        core.sync_available(rec)
         rec["onca_in"][:] = 0
         free_oncas = [c for c in range(NUM_HERD_CARDS, NUM_CARDS) if c not in seen]
         for g in oncas_in:
@@ -201,6 +204,9 @@ class Capivari(Game):
             arr = np.asarray(values)
             if arr.size and (arr.min() < lo or arr.max() > hi):
                 raise ValueError(f"state field {key!r} out of range [{lo}, {hi}]")
+        from_loc = sum(1 << i for i in range(NUM_CARDS) if rec["loc"][i] == LOC_AVAILABLE)
+        if int(rec["avail"]) != from_loc:
+            raise ValueError("state field 'avail' disagrees with 'loc'")
         expected = (c.first_player, c.subtract_points, c.wins_needed, c.max_rounds)
         got = tuple(int(rec[k]) for k in ("first_player", "subtract_points", "wins_needed", "max_rounds"))
         if got != expected:

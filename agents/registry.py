@@ -1,0 +1,111 @@
+"""Agents by name: ``make_agent("ismcts:iterations=2000", "capivari_v0", seed=1)``.
+
+A spec is a name, optionally followed by ``:key=value,key=value`` options; ``rllib:<checkpoint>``
+takes a path (and options after it: ``rllib:/ckpt/dir,deterministic=true``).
+"""
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import envs
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+
+# game name -> "module:Class" of its heuristic
+HEURISTICS: dict[str, str] = {
+    "capivari_v0": "agents.heuristics.capivari:CapivariHeuristic",
+}
+
+
+def _random(game: str, seed: int | None, options: dict[str, str]) -> Agent:
+    _no_options("random", options)
+    return RandomAgent(seed)
+
+
+def _heuristic(game: str, seed: int | None, options: dict[str, str]) -> Agent:
+    _no_options("heuristic", options)
+    if game not in HEURISTICS:
+        raise ValueError(f"no heuristic for game {game!r}; games with one: {sorted(HEURISTICS)}")
+    module, cls = HEURISTICS[game].split(":")
+    return getattr(importlib.import_module(module), cls)(seed)
+
+
+def _ismcts(game: str, seed: int | None, options: dict[str, str]) -> Agent:
+    from agents.ismcts import ISMCTSAgent
+
+    kinds = {"iterations": int, "seconds": float, "exploration": float}
+    unknown = sorted(set(options) - set(kinds))
+    if unknown:
+        raise ValueError(f"unknown ismcts option(s) {unknown}; known: {sorted(kinds)}")
+    kwargs: dict[str, Any] = {}
+    for key, text in options.items():
+        try:
+            kwargs[key] = kinds[key](text)
+        except ValueError:
+            raise ValueError(f"ismcts option {key}={text!r} must be a {kinds[key].__name__}") from None
+    agent = ISMCTSAgent(game, seed=seed, **kwargs)
+    return agent
+
+
+def _rllib(game: str, seed: int | None, options: dict[str, str], path: str) -> Agent:
+    if not path:
+        raise ValueError("rllib needs a checkpoint: rllib:<path>")
+    try:
+        rllib_policy = importlib.import_module("agents.rllib_policy")
+    except ImportError as exc:
+        raise ValueError(f"rllib agents need agents.rllib_policy and the rl extra: {exc}") from None
+    return rllib_policy.load_agent(path, game, **options)
+
+
+# name -> (factory, one-line description)
+AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
+    "random": (_random, "uniform over the legal actions, seeded"),
+    "heuristic": (_heuristic, "the game's rule of thumb (agents/heuristics/<game>.py)"),
+    "ismcts": (_ismcts, "IS-MCTS with determinization; options iterations=N | seconds=S, exploration=C"),
+    "rllib": (_rllib, "a trained RLlib policy: rllib:<checkpoint>[,key=value...]"),
+}
+
+
+def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
+    """``(name, path, options)`` of a spec; ``path`` is only for ``rllib:<checkpoint>``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+    parts = [p.strip() for p in rest.split(",")] if rest else []
+    path = ""
+    if name == "rllib" and parts and "=" not in parts[0]:
+        path = parts.pop(0)
+    options: dict[str, str] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ValueError(f"agent option {part!r} in {spec!r} must look like key=value")
+        if key.strip() in options:
+            raise ValueError(f"agent option {key.strip()!r} given twice in {spec!r}")
+        options[key.strip()] = value.strip()
+    return name, path, options
+
+
+def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+    """An agent for ``game`` from a spec such as ``random``, ``heuristic``, ``ismcts:seconds=0.5``."""
+    name, path, options = parse_spec(spec)
+    game = game_name(game)
+    factory = AGENTS[name][0]
+    agent = factory(game, seed, options, path) if name == "rllib" else factory(game, seed, options)
+    return agent
+
+
+def game_name(game: str) -> str:
+    """The registered name of a game (``capivari`` -> ``capivari_v0``); ValueError for an unknown game."""
+    envs.game_module(game)
+    if game in envs.GAMES:
+        return game
+    return next(k for k in envs.GAMES if k.rsplit("_v", 1)[0] == game)
+
+
+def _no_options(name: str, options: dict[str, str]) -> None:
+    if options:
+        raise ValueError(f"agent {name!r} takes no options, got {sorted(options)}")

@@ -1,0 +1,119 @@
+"""The IS-MCTS iteration loop, written once and compiled against each game's core.
+
+Like ``envs.engine.kernels``: numba caches neither closures nor functions taking other
+compiled functions as arguments, so the loop is source text compiled inside each game's
+``agents/search/<game>.py`` namespace (``compile_search(globals())``), where ``step``,
+``legal_into``, ``random_playout``, ``determinize`` and ``utility`` are that game's.
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with UCT. One iteration:
+
+1. copy the root record and ``determinize`` it for the searching seat: everything that
+   seat cannot see (hidden cards, future chance) is resampled from the iteration's seed,
+   so the search never reads hidden state;
+2. descend the tree, keyed by action sequences from the root, choosing among the children
+   legal in this determinization by UCB with availability counts (a child's exploration
+   term uses how often it was legal, not the parent's visits);
+3. expand one untried legal action, play to the end with the compiled ``random_playout``;
+4. back up ``utility(s, returns, u)`` (each seat's result in [0, 1]): each node gets the
+   value of the seat that made its move.
+
+The tree lives in preallocated arrays: ``tree_i[n] = (action, mover, first_child,
+next_sibling)`` and ``tree_f[n] = (visits, availability, value)``; node 0 is the root.
+"""
+
+SEARCH_SOURCE = """
+@njit(cache=True)
+def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
+    best = -1
+    best_score = -1e300
+    c = tree_i[node, 2]
+    while c >= 0:
+        if tree_i[c, 1] == mover and mask[tree_i[c, 0]]:
+            visits = tree_f[c, 0]
+            score = tree_f[c, 2] / visits + c_explore * np.sqrt(np.log(tree_f[c, 1]) / visits)
+            if score > best_score:
+                best_score = score
+                best = c
+        c = tree_i[c, 3]
+    return best
+
+
+@njit(cache=True)
+def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_explore, tree_i, tree_f, n_nodes,
+                   mask, child_of, untried, path, returns, util):
+    s = work[0]
+    for it in range(first, first + count):
+        work_bytes[:] = root_bytes
+        r = splitmix64(np.uint64(seed) + np.uint64(it) * np.uint64(0x9E3779B97F4A7C15))
+        determinize(s, seat, r)
+        returns[:] = 0.0
+        node = 0
+        depth = 0
+        expanded = False
+        while not s.done and not expanded:
+            legal_into(s, mask)
+            mover = s.current
+            c = tree_i[node, 2]
+            while c >= 0:
+                if tree_i[c, 1] == mover:
+                    child_of[tree_i[c, 0]] = c
+                c = tree_i[c, 3]
+            n_untried = 0
+            for a in range(mask.shape[0]):
+                if mask[a] and child_of[a] < 0:
+                    untried[n_untried] = a
+                    n_untried += 1
+            c = tree_i[node, 2]
+            while c >= 0:
+                child_of[tree_i[c, 0]] = -1
+                if tree_i[c, 1] == mover and mask[tree_i[c, 0]]:
+                    tree_f[c, 1] += 1.0
+                c = tree_i[c, 3]
+            if n_untried > 0:
+                r = splitmix64(r)
+                a = untried[np.uint64(r) % np.uint64(n_untried)]
+                child = n_nodes
+                n_nodes += 1
+                tree_i[child, 0] = a
+                tree_i[child, 1] = mover
+                tree_i[child, 2] = -1
+                tree_i[child, 3] = tree_i[node, 2]
+                tree_i[node, 2] = child
+                tree_f[child, 0] = 0.0
+                tree_f[child, 1] = 1.0
+                tree_f[child, 2] = 0.0
+                expanded = True
+            else:
+                child = _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore)
+                a = tree_i[child, 0]
+            step(s, a)
+            for p in range(returns.shape[0]):
+                returns[p] += s.rewards[p]
+            path[depth] = child
+            depth += 1
+            node = child
+        if not s.done:
+            r = splitmix64(r)
+            random_playout(s, r, returns)
+        utility(s, returns, util)
+        tree_f[0, 0] += 1.0
+        for d in range(depth):
+            n = path[d]
+            tree_f[n, 0] += 1.0
+            tree_f[n, 2] += util[tree_i[n, 1]]
+    return n_nodes
+"""
+
+
+def compile_search(namespace: dict) -> None:
+    """Define ``ismcts_iterate`` inside a game's search module (see the module docstring)."""
+    missing = [k for k in ("step", "legal_into", "random_playout", "determinize", "utility") if k not in namespace]
+    if missing:
+        raise RuntimeError(f"{namespace.get('__name__')} must define {missing} before compile_search")
+    import numpy as np
+    from numba import njit
+
+    from envs.engine.rng import splitmix64
+
+    namespace.update(np=np, njit=njit, splitmix64=splitmix64)
+    exec(compile(SEARCH_SOURCE, namespace["__file__"], "exec"), namespace)
