@@ -36,6 +36,7 @@ from envs.capivari.rules import (
     SEL_ODD,
     SEL_TCHES,
 )
+from envs.engine.bits import lowest_bit_index, nth_set_bit, popcount
 from envs.engine.game import header_fields
 from envs.engine.rng import rng_seed, rng_shuffle
 
@@ -49,6 +50,7 @@ STATE_DTYPE = np.dtype(
         ("max_rounds", np.int16),
         # the table
         ("loc", np.int8, (NUM_CARDS,)),  # LOC_* of every card
+        ("avail", np.uint32),  # bit c set: card c is available (mirrors loc, for speed)
         ("river_card", np.int8, (NUM_SEGMENTS,)),  # card whose river side forms each segment
         ("onca_in", np.uint8, (NUM_SEGMENTS,)),  # a Capionça is tucked under this segment
         ("seg_num", np.int8, (NUM_SEGMENTS, NUM_HERDS)),  # number 1..5 of that herd's capybara, 0: none
@@ -69,6 +71,9 @@ STATE_DTYPE = np.dtype(
 NO_ONE = -1
 DRAW = 2
 OBS_SIZE = 181
+HERD_BITS = np.uint64((1 << NUM_HERD_CARDS) - 1)
+ONCA_BITS = np.uint64(((1 << NUM_CARDS) - 1) ^ ((1 << NUM_HERD_CARDS) - 1))
+ONE = np.uint64(1)
 
 
 # -- setting up ------------------------------------------------------------------
@@ -86,14 +91,36 @@ def deal_round(s) -> None:
     for i in range(NUM_SEGMENTS):
         s.river_card[i] = s.deck[i]
         s.loc[s.deck[i]] = LOC_RIVER_CARD
+    s.avail = 0
     for i in range(NUM_SEGMENTS, NUM_SEGMENTS + AVAILABLE_TARGET):
-        s.loc[s.deck[i]] = LOC_AVAILABLE
+        make_available(s, s.deck[i])
     for i in range(NUM_SEGMENTS + AVAILABLE_TARGET, NUM_CARDS):
         s.loc[s.deck[i]] = LOC_DECK
     s.deck_pos = NUM_SEGMENTS + AVAILABLE_TARGET
     s.deck_len = NUM_CARDS
     s.turn = 0
     s.current = s.round_starter
+
+
+@njit(cache=True)
+def make_available(s, card: int) -> None:
+    s.loc[card] = LOC_AVAILABLE
+    s.avail |= np.uint32(1) << np.uint32(card)
+
+
+@njit(cache=True)
+def take_from_available(s, card: int, where: int) -> None:
+    s.loc[card] = where
+    s.avail &= ~(np.uint32(1) << np.uint32(card))
+
+
+@njit(cache=True)
+def sync_available(s) -> None:
+    """Recompute the available-card bits from ``loc`` (after a scenario writes ``loc``)."""
+    s.avail = 0
+    for c in range(NUM_CARDS):
+        if s.loc[c] == LOC_AVAILABLE:
+            s.avail |= np.uint32(1) << np.uint32(c)
 
 
 @njit(cache=True)
@@ -147,17 +174,14 @@ def push_chain(s, seg: int, herd: int, number: int, side: int) -> None:
 @njit(cache=True)
 def take_herd_card(s, card: int) -> None:
     """Put a herd card on my side of the river at the starting segment."""
-    s.loc[card] = LOC_IN_RIVER
+    take_from_available(s, card, LOC_IN_RIVER)
     push_chain(s, 0, card // NUM_NUMBERS, card % NUM_NUMBERS + 1, s.current)
 
 
 @njit(cache=True)
 def play_onca(s, seg: int, k: int) -> None:
     """Tuck a Capionça under segment `seg` and apply effect k (push / flip one herd, or swap all)."""
-    for c in range(NUM_HERD_CARDS, NUM_CARDS):
-        if s.loc[c] == LOC_AVAILABLE:
-            s.loc[c] = LOC_TUCKED
-            break
+    take_from_available(s, lowest_bit_index(np.uint64(s.avail) & ONCA_BITS), LOC_TUCKED)
     s.onca_in[seg] = 1
     if k == K_SWAP:
         for h in range(NUM_HERDS):
@@ -176,38 +200,46 @@ def play_onca(s, seg: int, k: int) -> None:
 
 
 @njit(cache=True)
-def onca_available(s) -> bool:
-    for c in range(NUM_HERD_CARDS, NUM_CARDS):
-        if s.loc[c] == LOC_AVAILABLE:
-            return True
-    return False
+def legal_bits(s) -> np.uint64:
+    """The acting seat's legal actions as bits of a uint64 (bit a set: action a is legal)."""
+    if s.done:
+        return np.uint64(0)
+    avail = np.uint64(s.avail)
+    bits = avail & HERD_BITS
+    if avail & ONCA_BITS:
+        for seg in range(NUM_SEGMENTS):
+            if s.onca_in[seg] == 0:
+                present = np.uint64(0)
+                for h in range(NUM_HERDS):
+                    if s.seg_num[seg, h] > 0:
+                        present |= ONE << np.uint64(h)
+                group = present | (present << np.uint64(K_FLIP)) | (ONE << np.uint64(K_SWAP))
+                bits |= group << np.uint64(ONCA_BASE + ONCA_EFFECTS * seg)
+    return bits
 
 
 @njit(cache=True)
 def is_legal(s, a: int) -> bool:
     """Whether action `a` is legal for the seat to act."""
-    if s.done or a < 0 or a >= NUM_ACTIONS:
+    if a < 0 or a >= NUM_ACTIONS:
         return False
-    if a < ONCA_BASE:
-        return s.loc[a] == LOC_AVAILABLE
-    seg = (a - ONCA_BASE) // ONCA_EFFECTS
-    k = (a - ONCA_BASE) % ONCA_EFFECTS
-    if s.onca_in[seg] or not onca_available(s):
-        return False
-    if k == K_SWAP:
-        return True
-    return s.seg_num[seg, k % K_FLIP] > 0
+    return (legal_bits(s) >> np.uint64(a)) & ONE != 0
 
 
 @njit(cache=True)
 def legal_into(s, mask) -> int:
     """The acting seat's legal actions into `mask`; returns how many there are."""
-    n = 0
+    bits = legal_bits(s)
     for a in range(NUM_ACTIONS):
-        ok = is_legal(s, a)
-        mask[a] = ok
-        n += ok
-    return n
+        mask[a] = (bits >> np.uint64(a)) & ONE
+    return popcount(bits)
+
+
+@njit(cache=True)
+def random_action(s, mask, r: np.uint64) -> int:
+    """A uniformly random legal action from random bits `r` (rollouts; `mask` unused)."""
+    bits = legal_bits(s)
+    return nth_set_bit(bits, np.uint64(r) % np.uint64(popcount(bits)))
 
 
 # -- scoring -----------------------------------------------------------------------------
@@ -297,20 +329,12 @@ def finish(s, winner: int) -> None:
 
 
 @njit(cache=True)
-def count_available(s) -> int:
-    n = 0
-    for c in range(NUM_CARDS):
-        n += s.loc[c] == LOC_AVAILABLE
-    return n
-
-
-@njit(cache=True)
 def refill_available(s) -> int:
     """With one available card left, reveal deck cards until 4 are available or the deck is empty."""
-    n = count_available(s)
+    n = popcount(np.uint64(s.avail))
     if n == 1:
         while n < AVAILABLE_TARGET and s.deck_pos < s.deck_len:
-            s.loc[s.deck[s.deck_pos]] = LOC_AVAILABLE
+            make_available(s, s.deck[s.deck_pos])
             s.deck_pos += 1
             n += 1
     return n

@@ -4,8 +4,11 @@ numba caches neither closures nor functions that take other compiled functions
 as arguments, so the kernels below are kept as source text and compiled inside
 each game's ``kernels.py`` namespace (``compile_kernels(globals())``), where the
 names ``reset``, ``step``, ``legal_into``, ``observe_into``, ``NUM_ACTIONS`` and
-``OBS_SIZE`` are that game's. numba then caches them next to that file, once per
-game (the cache folder is keyed by every source file: see ``envs._numba_cache``).
+``OBS_SIZE`` are that game's. A game may also bring ``random_action(s, mask, r)`` (a
+uniformly random legal action from the random 64-bit ``r``) when it can do better than
+filling the mask and scanning it; otherwise a default one is compiled. numba then caches
+them next to that file, once per game (the cache folder is keyed by every source file:
+see ``envs._numba_cache``).
 
 Kernels (``states`` is an array of state records):
 
@@ -69,17 +72,6 @@ def batch_legal_mask(states, masks):
         legal_into(states[i], masks[i])
 
 
-@njit(cache=True)
-def _pick(mask, n, r):
-    k = np.uint64(r) % np.uint64(n)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= np.uint64(1)
-    return -1
-
-
 @njit(cache=True, parallel=True)
 def random_steps(states, seed, steps_per_game):
     n = states.shape[0]
@@ -89,9 +81,8 @@ def random_steps(states, seed, steps_per_game):
         mask = np.zeros(NUM_ACTIONS, np.int8)
         r = splitmix64(np.uint64(seed) + np.uint64(i))
         for _ in range(steps_per_game):
-            k = legal_into(s, mask)
             r = splitmix64(r)
-            step(s, _pick(mask, k, r))
+            step(s, random_action(s, mask, r))
             if s.done:
                 finished[i] += 1
                 reset(s, _next_game_seed(s))
@@ -103,11 +94,23 @@ def random_playout(s, seed, returns):
     mask = np.zeros(NUM_ACTIONS, np.int8)
     r = splitmix64(np.uint64(seed))
     while not s.done:
-        k = legal_into(s, mask)
         r = splitmix64(r)
-        step(s, _pick(mask, k, r))
+        step(s, random_action(s, mask, r))
         for p in range(returns.shape[0]):
             returns[p] += s.rewards[p]
+"""
+
+DEFAULT_RANDOM_ACTION = """
+@njit(cache=True)
+def random_action(s, mask, r):
+    n = legal_into(s, mask)
+    k = np.uint64(r) % np.uint64(n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= np.uint64(1)
+    return -1
 """
 
 KERNEL_NAMES = ("batch_reset", "batch_step", "batch_observe", "batch_legal_mask", "random_steps", "random_playout")
@@ -124,4 +127,6 @@ def compile_kernels(namespace: dict) -> None:
     from envs.engine.rng import rng_next, splitmix64
 
     namespace.update(np=np, njit=njit, prange=prange, rng_next=rng_next, splitmix64=splitmix64)
+    if "random_action" not in namespace:
+        exec(compile(DEFAULT_RANDOM_ACTION, namespace["__file__"], "exec"), namespace)
     exec(compile(KERNEL_SOURCE, namespace["__file__"], "exec"), namespace)

@@ -1,0 +1,53 @@
+"""Bit tricks for compiled cores: hands, card sets and legal-action sets as uint64 masks.
+
+``popcount`` and ``lowest_bit_index`` compile to single CPU instructions (LLVM's ctpop
+and cttz); ``nth_set_bit`` picks a uniformly chosen legal action without a mask array.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def popcount(x: np.uint64) -> int:
+    """Number of set bits."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@njit(cache=True)
+def lowest_bit_index(x: np.uint64) -> int:
+    """Index of the lowest set bit (64 for x == 0)."""
+    return np.int64(_cttz(np.uint64(x)))
+
+
+@njit(cache=True)
+def nth_set_bit(x: np.uint64, n: int) -> int:
+    """Index of the n-th (0-based) set bit of x, counting from the lowest; -1 if there is none."""
+    x = np.uint64(x)
+    for _ in range(n):
+        x &= x - np.uint64(1)
+    if x == np.uint64(0):
+        return np.int64(-1)
+    return np.int64(_cttz(x))
