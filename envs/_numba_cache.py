@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numba
 
-
 COMPILED_PACKAGES = ("envs", "agents")  # packages that hold @njit(cache=True) code
 
 
