@@ -9,6 +9,7 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("tabuleiro.cli", "list the games, their players, actions and config knobs"),
     "demo": ("benchmarks.demo", "the main job: seeded random-vs-random games, a result table, steps/s"),
+    "arena": ("benchmarks.arena", "tournaments between agents: win rates with CIs, head-to-head, OpenSkill ratings"),
 }
 
 
