@@ -19,7 +19,6 @@ from tqdm import tqdm
 
 from benchmarks.arena_stats import final_scores, summarize
 
-
 # -- the lineup -----------------------------------------------------------------------------------
 
 
