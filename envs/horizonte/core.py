@@ -41,7 +41,7 @@ STATE_DTYPE = np.dtype(
         ("in_deck", np.uint8, (NUM_CARDS,)),  # 0 for the cards removed for this player count
         # the game
         ("phase", np.int8),  # PHASE_*
-        ("round", np.int8),  # 0-based; == num_rounds once the game is over
+        ("rounds_done", np.int8),  # rounds scored so far (the current round, 0-based); num_rounds at the end
         ("dragon", np.int8),  # seat holding the Dragon initiative
         ("dog", np.int8),  # seat holding the Dog initiative (== dragon: merged mode)
         ("active", np.int8),  # trick the seat to act plays into (TRICK_DRAGON also for the merged trick)
@@ -187,7 +187,7 @@ def reset(s, seed: np.uint64) -> None:
     s.done = 0
     s.info_version = 0
     s.rewards[:] = 0.0
-    s.round = 0
+    s.rounds_done = 0
     s.score[:] = 0
     s.hist_prediction[:, :] = -1
     s.hist_dragon[:, :] = 0
@@ -404,7 +404,7 @@ def round_points(dragon: int, dog: int, prediction: int, per_unit: int) -> int:
 @njit(cache=True)
 def score_round(s) -> None:
     """Score the round into the totals and history; then deal the next round or end the game."""
-    r = s.round
+    r = s.rounds_done
     for p in range(s.num_players):
         pts = round_points(s.dragon_tricks[p], s.dog_tricks[p], s.prediction[p], s.points_per_unit)
         s.hist_prediction[r, p] = s.prediction[p]
@@ -414,9 +414,9 @@ def score_round(s) -> None:
         s.score[p] += pts
         if s.reward_points:
             s.rewards[p] = -float(pts)
-    s.round += 1
+    s.rounds_done += 1
     s.info_version += 1
-    if s.round >= s.num_rounds:
+    if s.rounds_done >= s.num_rounds:
         end_game(s)
     else:
         deal_round(s)  # the initiative holders keep their cards; the Dragon holder leads
@@ -492,8 +492,8 @@ def observe_into(s, seat: int, obs, mask) -> None:
         obs[3] = 1.0
     obs[4] = 1.0 if s.dragon == s.dog else 0.0
     i = 5
-    if s.round < s.num_rounds:  # round (rounds), one-hot
-        obs[i + s.round] = 1.0
+    if s.rounds_done < s.num_rounds:  # round (rounds), one-hot
+        obs[i + s.rounds_done] = 1.0
     i += s.num_rounds
     if s.current >= 0:  # seat to act (n)
         obs[i + (s.current - seat) % n] = 1.0

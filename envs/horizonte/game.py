@@ -102,7 +102,7 @@ class Horizonte(Game):
     def infos(self, rec: np.void) -> list[dict[str, Any]]:
         """Each seat's finished rounds (prediction, tricks won, pairs, rest, points) and the totals."""
         n = self.num_players
-        done_rounds = int(rec["round"])
+        done_rounds = int(rec["rounds_done"])
         scores = rec["score"][:n].tolist()
         out = []
         for p in range(n):
@@ -148,7 +148,7 @@ class Horizonte(Game):
             rnd = options["round"]
             if isinstance(rnd, bool) or not isinstance(rnd, (int, np.integer)) or not 1 <= rnd <= c.rounds:
                 raise ValueError(f"option 'round' must be 1..{c.rounds}, got {rnd!r}")
-            rec["round"] = int(rnd) - 1
+            rec["rounds_done"] = int(rnd) - 1
         if "scores" in options:
             rec["score"][:n] = _ints(options["scores"], n, 0, _MAX_SCORE, "scores")
         rec["current"] = rec["dragon"]
@@ -211,7 +211,7 @@ class Horizonte(Game):
         in_deck[list(c.removed_cards)] = 0
         if got != config or not np.array_equal(rec["in_deck"], in_deck):
             bad(f"config fields {got} or the deck differ from this env's config")
-        phase, rnd = int(rec["phase"]), int(rec["round"])
+        phase, rnd = int(rec["phase"]), int(rec["rounds_done"])
         if phase not in (PHASE_PREDICT, PHASE_PLAY, PHASE_OVER) or (phase == PHASE_OVER) != bool(rec["done"]):
             bad(f"phase {phase} with done={int(rec['done'])}")
         if not 0 <= rnd <= c.rounds or (rnd == c.rounds) != (phase == PHASE_OVER):

@@ -51,7 +51,7 @@ def render_table(rec: np.void, seat: int | None) -> str:
     rounds = int(rec["num_rounds"])
     merged = rec["dragon"] == rec["dog"]
     over = rec["phase"] == PHASE_OVER
-    shown_round = min(int(rec["round"]) + 1, rounds)
+    shown_round = min(int(rec["rounds_done"]) + 1, rounds)
     view = "spectator" if seat is None else f"you are {who[seat]}"
     lines = [f"Horizonte  round {shown_round}/{rounds}  ({view})"]
     if over:
