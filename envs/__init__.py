@@ -17,15 +17,19 @@ GAMES: dict[str, str] = {
 }
 
 
+def game_name(name: str) -> str:
+    """The registered name for ``name`` (``"capivari"`` -> ``"capivari_v0"``); ValueError if unknown."""
+    if name in GAMES:
+        return name
+    short = {k.rsplit("_v", 1)[0]: k for k in GAMES}
+    if name in short:
+        return short[name]
+    raise ValueError(f"unknown game {name!r}; known games: {sorted(GAMES)}")
+
+
 def game_module(name: str) -> ModuleType:
     """The entry module of a registered game; ValueError naming the known games otherwise."""
-    if name not in GAMES:
-        short = {k.rsplit("_v", 1)[0]: k for k in GAMES}
-        if name in short:
-            name = short[name]
-        else:
-            raise ValueError(f"unknown game {name!r}; known games: {sorted(GAMES)}")
-    return importlib.import_module(GAMES[name])
+    return importlib.import_module(GAMES[game_name(name)])
 
 
 def make(name: str, render_mode: str | None = None, **config: Any) -> TabuleiroAECEnv:
@@ -40,4 +44,4 @@ def __getattr__(attr: str) -> ModuleType:
     raise AttributeError(f"module 'envs' has no attribute {attr!r}")
 
 
-__all__ = ["NUMBA_CACHE_FOLDER", "GAMES", "IllegalActionError", "TabuleiroAECEnv", "game_module", "make"]
+__all__ = ["NUMBA_CACHE_FOLDER", "GAMES", "IllegalActionError", "TabuleiroAECEnv", "game_module", "game_name", "make"]

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("tabuleiro.cli", "list the games, their players, actions and config knobs"),
     "demo": ("benchmarks.demo", "the main job: seeded random-vs-random games, a result table, steps/s"),
+    "bench": ("benchmarks.throughput", "throughput of every game beside OpenSpiel and PettingZoo, in one run"),
+    "train": ("training.cli", "self-play PPO with Ray RLlib (this machine or a cluster), then an evaluation"),
     "arena": ("benchmarks.arena", "tournaments between agents: win rates with CIs, head-to-head, OpenSkill ratings"),
 }
 

@@ -1,0 +1,417 @@
+"""`tabuleiro bench`: our games' throughput beside OpenSpiel's and PettingZoo's, in one run.
+
+Every figure is a median over ``repeats`` timed runs of about ``seconds`` each, in this
+process. A "step" is one player decision (chance events are not counted).
+
+- raw: the compiled random-rollout kernel (``BatchEnv.random_steps``), 1 thread and all
+  cores, over several batch sizes
+- batch: ``BatchEnv.step`` from Python with observations and masks every step, actions
+  picked from the masks with numpy (a policy's view)
+- aec: ``env()`` with its safety checks, the ``agent_iter()``/``last()``/``step()`` loop,
+  a random legal action from the mask each turn
+- peers: pyspiel ``oh_hell``, ``hearts``, ``hex`` (with and without the information-state
+  tensor and legal-action mask read at every decision) and PettingZoo ``connect_four_v3``
+  and ``tictactoe_v3`` through the same AEC loop as ours
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+import envs
+from envs.engine.batch import BatchEnv
+
+PEER_SPIEL = ("oh_hell", "hearts", "hex")
+PEER_PETTINGZOO = ("connect_four_v3", "tictactoe_v3")
+
+
+# -- timing ---------------------------------------------------------------------------------
+
+
+def timed_rate(run: Callable[[], int], seconds: float, repeats: int) -> float:
+    """Median over ``repeats`` of (units done / time) where ``run`` is called until ``seconds`` pass."""
+    rates = []
+    for _ in range(repeats):
+        done = 0
+        start = time.perf_counter()
+        while True:
+            done += run()
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        rates.append(done / elapsed)
+    return statistics.median(rates)
+
+
+# -- our loops ------------------------------------------------------------------------------
+
+
+def raw_rates(game: str, threads: int, batch: int, seconds: float, repeats: int) -> tuple[float, float]:
+    """(steps/s, games/s) of the compiled random rollout with ``batch`` games on ``threads`` threads."""
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        env = BatchEnv(game, batch, seed=0)
+        env.reset()
+        steps_per_call = max(1, 20_000 // batch)
+        env.random_steps(steps_per_call, seed=1)  # compile and warm
+        games = [0]
+        calls = [0]
+
+        def run() -> int:
+            calls[0] += 1
+            games[0] += env.random_steps(steps_per_call, seed=calls[0])
+            return steps_per_call * batch
+
+        steps = timed_rate(run, seconds, repeats)
+        return steps, steps * games[0] / max(1, calls[0] * steps_per_call * batch)
+    finally:
+        numba.set_num_threads(previous)
+
+
+def batch_api_rate(game: str, batch: int, seconds: float, repeats: int) -> float:
+    """Steps/s of BatchEnv.step from Python, observations and masks returned every step."""
+    env = BatchEnv(game, batch, seed=0)
+    _, masks, _ = env.reset()
+    rng = np.random.default_rng(0)
+    state = {"masks": masks}
+
+    def run() -> int:
+        for _ in range(10):
+            actions = (state["masks"] * rng.random(state["masks"].shape)).argmax(axis=1)
+            _, state["masks"], _, _, _ = env.step(actions)
+        return 10 * batch
+
+    run()
+    return timed_rate(run, seconds, repeats)
+
+
+def aec_loop_rate(make_env: Callable[[], Any], seconds: float, repeats: int) -> float:
+    """Steps/s of the usual PettingZoo AEC loop with a random legal action from the mask."""
+    env = make_env()
+    rng = np.random.default_rng(0)
+    seed = [0]
+
+    def run() -> int:
+        seed[0] += 1
+        env.reset(seed=seed[0])
+        steps = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                nz = np.flatnonzero(obs["action_mask"])
+                action = nz[rng.integers(len(nz))]
+                steps += 1
+            env.step(action)
+        return steps
+
+    run()
+    return timed_rate(run, seconds, repeats)
+
+
+# -- peers ----------------------------------------------------------------------------------
+
+
+def spiel_rate(name: str, tensors: bool, seconds: float, repeats: int) -> float:
+    """Steps/s of random play in pyspiel; with ``tensors``, the state tensor and mask read at each decision."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    use_info = game.get_type().provides_information_state_tensor
+    rng = np.random.default_rng(0)
+
+    def run() -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            if tensors:
+                player = state.current_player()
+                if use_info:
+                    state.information_state_tensor(player)
+                else:
+                    state.observation_tensor(player)
+                state.legal_actions_mask(player)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps
+
+    run()
+    return timed_rate(run, seconds, repeats)
+
+
+def pettingzoo_peer(name: str) -> Callable[[], Any]:
+    """Constructor of a PettingZoo classic env (its default wrappers included)."""
+    import importlib
+
+    module = importlib.import_module(f"pettingzoo.classic.{name}")
+    return module.env
+
+
+def peers_available() -> tuple[bool, bool, str]:
+    """Whether pyspiel and PettingZoo's classic games import, and why not."""
+    why = []
+    try:
+        import pyspiel  # noqa: F401
+
+        spiel = True
+    except ImportError as exc:
+        spiel = False
+        why.append(f"OpenSpiel not installed ({exc}); install the 'peers' extra: pip install -e '.[peers]'")
+    try:
+        pettingzoo_peer("connect_four_v3")
+        pz = True
+    except Exception as exc:  # classic games need pygame
+        pz = False
+        why.append(f"PettingZoo classic games unavailable ({exc}); install the 'peers' extra")
+    return spiel, pz, "; ".join(why)
+
+
+# -- start-up and size ----------------------------------------------------------------------
+
+_FIRST_STEP = (
+    "import time; t = time.perf_counter(); import envs; e = envs.make({game!r}); e.reset(seed=0); "
+    "e.step(e.legal_actions()[0]); print(time.perf_counter() - t)"
+)
+
+
+def start_times(game: str) -> tuple[float, float]:
+    """(cold, warm) seconds from import to first step in a fresh process; cold has an empty numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = []
+        for _ in range(2):
+            out = subprocess.run(
+                [sys.executable, "-c", _FIRST_STEP.format(game=game)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            runs.append(float(out.stdout.strip().splitlines()[-1]))
+    return runs[0], runs[1]
+
+
+# -- the run ------------------------------------------------------------------------------
+
+
+def run_bench(
+    games: list[str] | None = None,
+    quick: bool = False,
+    repeats: int | None = None,
+    seconds: float | None = None,
+    peers: bool = True,
+    startup: bool = True,
+) -> dict:
+    """Measure everything; returns the results as a dict (what ``--json`` writes)."""
+    import numba
+
+    games = [envs.game_name(g) for g in games] if games else sorted(envs.GAMES)  # unknown names fail here
+    repeats = repeats or (1 if quick else 5)
+    seconds = seconds or (0.2 if quick else 1.0)
+    cores = numba.config.NUMBA_NUM_THREADS
+    sizes = [16, 256] if quick else [1, 16, 256, 4096]
+    thread_counts = sorted({1, cores})
+    spiel_ok, pz_ok, why = peers_available() if peers else (False, False, "peers skipped (--no-peers)")
+
+    jobs: list[tuple[str, Callable[[], Any]]] = []
+    results: dict[str, Any] = {
+        "machine": {"cores": cores, "python": sys.version.split()[0], "numba": numba.__version__},
+        "repeats": repeats,
+        "seconds_per_repeat": seconds,
+        "games": {},
+        "peers": {},
+        "skipped": why,
+    }
+    for g in games:
+        r = results["games"][g] = {"raw": {}, "bytes_per_state": int(envs.make(g).game.new_state().dtype.itemsize)}
+        for t in thread_counts:
+            for n in sizes:
+                jobs.append(
+                    (
+                        f"{g} raw {t}T x{n}",
+                        _store(r["raw"], f"{t}x{n}", lambda g=g, t=t, n=n: raw_rates(g, t, n, seconds, repeats)),
+                    )
+                )
+        jobs.append((f"{g} batch API", _store(r, "batch_api", lambda g=g: batch_api_rate(g, 256, seconds, repeats))))
+        jobs.append(
+            (f"{g} AEC env()", _store(r, "aec", lambda g=g: aec_loop_rate(envs.game_module(g).env, seconds, repeats)))
+        )
+        if startup:
+            jobs.append((f"{g} cold/warm start", _store(r, "start", lambda g=g: start_times(g))))
+        jobs.append((f"{g} IS-MCTS", _store(r, "ismcts_iterations_per_s", lambda g=g: _ismcts_rate(g, seconds))))
+    if spiel_ok:
+        for name in PEER_SPIEL:
+            for tensors in (False, True):
+                key = f"pyspiel {name}" + (" +tensors" if tensors else "")
+                jobs.append(
+                    (key, _store(results["peers"], key, lambda n=name, x=tensors: spiel_rate(n, x, seconds, repeats)))
+                )
+    if pz_ok:
+        for name in PEER_PETTINGZOO:
+            key = f"pettingzoo {name}"
+            jobs.append(
+                (key, _store(results["peers"], key, lambda n=name: aec_loop_rate(pettingzoo_peer(n), seconds, repeats)))
+            )
+    bar = tqdm(jobs, desc="bench", unit="measure")
+    for label, job in bar:
+        bar.set_postfix_str(label)
+        job()
+    results["ratios"] = ratios(results)
+    return results
+
+
+def _store(target: dict, key: str, measure: Callable[[], Any]) -> Callable[[], None]:
+    def job() -> None:
+        target[key] = measure()
+
+    return job
+
+
+def _ismcts_rate(game: str, seconds: float) -> float | None:
+    try:
+        from agents.ismcts import iterations_per_second
+    except ImportError:
+        return None
+    return float(iterations_per_second(game, seconds))
+
+
+def ratios(results: dict) -> dict[str, float]:
+    """The issue's target ratios (ours / peer) from one run's figures."""
+    peers = results["peers"]
+    out = {}
+    for g, r in results["games"].items():
+        raw1 = max((v[0] for k, v in r["raw"].items() if k.startswith("1x")), default=None)
+        ref = "pyspiel hex" if g.startswith("dorfromantik") else "pyspiel oh_hell"
+        if raw1 and ref in peers:
+            out[f"{g} raw 1 thread / {ref}"] = raw1 / peers[ref]
+        if "pettingzoo connect_four_v3" in peers:
+            out[f"{g} AEC / pettingzoo connect_four_v3"] = r["aec"] / peers["pettingzoo connect_four_v3"]
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def format_table(results: dict) -> str:
+    """Every figure of a run as a text table, then the target ratios."""
+    lines = [
+        f"tabuleiro bench: median of {results['repeats']} repeats of ~{results['seconds_per_repeat']} s each; "
+        f"{results['machine']['cores']} cores, Python {results['machine']['python']}, "
+        f"numba {results['machine']['numba']}. A step is one player decision.",
+        "",
+        f"{'measure':<56}{'steps/s':>14}{'games/s':>12}",
+    ]
+    for g, r in results["games"].items():
+        for key, (steps, games) in r["raw"].items():
+            threads, batch = key.split("x")
+            lines.append(f"{g + f' raw kernel, {threads} thread(s), {batch} games':<56}{steps:>14,.0f}{games:>12,.0f}")
+        lines.append(f"{g + ' batch API from Python (256 games, obs+mask)':<56}{r['batch_api']:>14,.0f}")
+        lines.append(f"{g + ' AEC env() loop (obs+mask every turn)':<56}{r['aec']:>14,.0f}")
+        if r.get("ismcts_iterations_per_s"):
+            lines.append(f"{g + ' IS-MCTS iterations/s':<56}{r['ismcts_iterations_per_s']:>14,.0f}")
+        if "start" in r:
+            cold, warm = r["start"]
+            lines.append(f"{g + ' start to first step: cold / warm (s)':<56}{cold:>14.2f}{warm:>12.2f}")
+        lines.append(f"{g + ' bytes per game state':<56}{r['bytes_per_state']:>14,}")
+        lines.append("")
+    for key, rate in results["peers"].items():
+        lines.append(f"{key:<56}{rate:>14,.0f}")
+    if results["skipped"]:
+        lines.append(f"skipped: {results['skipped']}")
+    if results["ratios"]:
+        lines += ["", "ratios (ours / peer, same run):"]
+        lines += [f"  {k:<70}{v:>8.1f}x" for k, v in results["ratios"].items()]
+    return "\n".join(lines)
+
+
+def plot(results: dict, path: str) -> None:
+    """PNG: steps/s of every loop (log scale) beside the peers, and the raw kernel's scaling curve."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels, values, colours = [], [], []
+    for g, r in results["games"].items():
+        short = g.replace("_v0", "")
+        raw1 = max(v[0] for k, v in r["raw"].items() if k.startswith("1x"))
+        for label, v in ((f"{short} raw 1T", raw1), (f"{short} batch API", r["batch_api"]), (f"{short} AEC", r["aec"])):
+            labels.append(label)
+            values.append(v)
+            colours.append("tab:blue")
+    for key, rate in results["peers"].items():
+        labels.append(key)
+        values.append(rate)
+        colours.append("tab:gray")
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [3, 2]})
+    ax1.barh(labels, values, color=colours)
+    ax1.set_xscale("log")
+    ax1.invert_yaxis()
+    ax1.set_xlabel("steps per second (log scale)")
+    ax1.set_title("tabuleiro (blue) vs OpenSpiel / PettingZoo (grey)")
+    for g, r in results["games"].items():
+        by_threads: dict[str, list[tuple[int, float]]] = {}
+        for key, (steps, _) in r["raw"].items():
+            t, n = key.split("x")
+            by_threads.setdefault(t, []).append((int(n), steps))
+        for t, points in sorted(by_threads.items()):
+            points.sort()
+            ax2.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=f"{g.replace('_v0', '')}, {t}T")
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_xlabel("games in the batch")
+    ax2.set_ylabel("raw kernel steps per second")
+    ax2.set_title("scaling of the compiled random rollout")
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def add_arguments(parser) -> None:  # noqa: ANN001
+    """Arguments of `tabuleiro bench`."""
+    parser.add_argument("--games", help="comma-separated game names (default: all)")
+    parser.add_argument("--quick", action="store_true", help="a short run (1 repeat, 0.2 s, 2 batch sizes)")
+    parser.add_argument("--repeats", type=int, help="timed repeats per figure (default 5; quick 1)")
+    parser.add_argument("--seconds", type=float, help="length of one timed repeat (default 1.0; quick 0.2)")
+    parser.add_argument("--no-peers", action="store_true", help="skip OpenSpiel and PettingZoo")
+    parser.add_argument("--no-startup", action="store_true", help="skip the cold/warm start subprocesses")
+    parser.add_argument("--json", metavar="FILE", help="write every figure as JSON")
+    parser.add_argument("--png", metavar="FILE", help="write the bar chart and scaling curve as PNG")
+
+
+def run(args) -> int:  # noqa: ANN001
+    """`tabuleiro bench`."""
+    if args.repeats is not None and args.repeats < 1:
+        raise ValueError("--repeats must be >= 1")
+    if args.seconds is not None and args.seconds <= 0:
+        raise ValueError("--seconds must be > 0")
+    games = [g.strip() for g in args.games.split(",")] if args.games else None
+    results = run_bench(games, args.quick, args.repeats, args.seconds, not args.no_peers, not args.no_startup)
+    print(format_table(results))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+        print(f"wrote {args.json}")
+    if args.png:
+        plot(results, args.png)
+        print(f"wrote {args.png}")
+    return 0
