@@ -49,8 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help_text) in COMMANDS.items():
+        try:
+            mod = importlib.import_module(module)
+        except ImportError as exc:  # e.g. an optional extra is not installed: say so when used
+            p = sub.add_parser(name, help=f"{help_text} [unavailable: {exc}]", add_help=False)
+            p.add_argument("rest", nargs=argparse.REMAINDER)
+            p.set_defaults(_module=None, _missing=str(exc))
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        mod = importlib.import_module(module)
         mod.add_arguments(p)
         p.set_defaults(_module=module)
     return parser
@@ -59,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tabuleiro` command."""
     args = build_parser().parse_args(argv)
+    if args._module is None:
+        print(f"tabuleiro {args.command}: unavailable here: {args._missing}", file=sys.stderr)
+        return 2
     mod = importlib.import_module(args._module)
     try:
         return int(mod.run(args) or 0)
