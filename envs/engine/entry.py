@@ -6,6 +6,7 @@ from typing import Any
 from envs.engine.aec import TabuleiroAECEnv
 from envs.engine.config import build_config
 from envs.engine.game import Game
+from envs.engine.parallel import TabuleiroParallelEnv
 
 
 def make_game(game_cls: type[Game], config: dict[str, Any]) -> Game:
@@ -25,3 +26,19 @@ def aec_factories(game_cls: type[Game]) -> tuple[Callable[..., TabuleiroAECEnv],
         return TabuleiroAECEnv(make_game(game_cls, config), render_mode=render_mode, strict=True)
 
     return env, raw_env
+
+
+def parallel_factories(
+    game_cls: type[Game],
+) -> tuple[Callable[..., TabuleiroParallelEnv], Callable[..., TabuleiroParallelEnv]]:
+    """``(parallel_env, raw_parallel_env)`` for a game with simultaneous turns (see envs.engine.parallel)."""
+
+    def parallel_env(render_mode: str | None = None, **config: Any) -> TabuleiroParallelEnv:
+        """The parallel env with the safe guarantees (illegal actions: -1 to each offender, game over)."""
+        return TabuleiroParallelEnv(make_game(game_cls, config), render_mode=render_mode, strict=False)
+
+    def raw_parallel_env(render_mode: str | None = None, **config: Any) -> TabuleiroParallelEnv:
+        """The parallel env that raises IllegalActionError on an illegal action."""
+        return TabuleiroParallelEnv(make_game(game_cls, config), render_mode=render_mode, strict=True)
+
+    return parallel_env, raw_parallel_env
