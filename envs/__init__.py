@@ -14,6 +14,7 @@ from envs.engine import IllegalActionError, TabuleiroAECEnv  # noqa: I001
 GAMES: dict[str, str] = {
     "capivari_v0": "envs.capivari_v0",
     "horizonte_v0": "envs.horizonte_v0",
+    "dorfromantik_duel_v0": "envs.dorfromantik_duel_v0",
 }
 
 

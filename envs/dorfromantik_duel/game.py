@@ -1,0 +1,116 @@
+"""Dorfromantik: The Duel bound to the shared engine: sizes, names, scenarios, infos, state checks."""
+
+from typing import Any
+
+import numpy as np
+
+from envs.dorfromantik_duel import core, rules
+from envs.dorfromantik_duel.render import render_table
+from envs.dorfromantik_duel.rules import DorfromantikDuelConfig
+from envs.dorfromantik_duel.scenario import apply_scenario
+from envs.dorfromantik_duel.state_check import check_state
+from envs.dorfromantik_duel.tiles import FLAG_NAMES, TASK_TYPES, TILE_NAMES
+from envs.engine.game import Game
+
+# The score pad's rows, in the pad's order (manual p.7): tasks by type, flags, longest lines.
+PAD_ROWS = (
+    *(f"{t} tasks" for t in TASK_TYPES),
+    "tasks subtotal",
+    *(f"{f} flags" for f in FLAG_NAMES),
+    "longest track",
+    "longest stream",
+    "flags and lines subtotal",
+    "modules",
+    "total",
+)
+
+
+def score_pad(rec: np.void, p: int) -> dict[str, int]:
+    """Seat p's score pad as it stands (final once the game is over)."""
+    tasks = [int(x) for x in rec["task_points"][p]]
+    flags = [int(x) for x in rec["flag_points"][p]]
+    track, stream = (int(x) for x in rec["longest"][p])
+    values = [*tasks, sum(tasks), *flags, track, stream, sum(flags) + track + stream, 0, int(rec["total"][p])]
+    return dict(zip(PAD_ROWS, values, strict=True))
+
+
+class DorfromantikDuel(Game):
+    """Dorfromantik: The Duel, base game: both players place the same hex tile each turn."""
+
+    name = "dorfromantik_duel_v0"
+    rules_version = "dorfromantik-duel-1"
+    config_cls = DorfromantikDuelConfig
+    reset_fn = staticmethod(core.reset)
+    step_fn = staticmethod(core.step)
+    observe_fn = staticmethod(core.observe)
+    observe_into_fn = staticmethod(core.observe_into)
+    legal_into_fn = staticmethod(core.legal_into)
+    determinize_fn = staticmethod(core.determinize)
+
+    @property
+    def radius(self) -> int:
+        return self.config.board_radius
+
+    @property
+    def num_players(self) -> int:
+        return rules.NUM_PLAYERS
+
+    @property
+    def num_actions(self) -> int:
+        return rules.num_actions(self.radius)
+
+    @property
+    def obs_size(self) -> int:
+        return core.obs_size(self.radius)
+
+    def new_state(self) -> np.ndarray:
+        states = np.zeros(1, core.state_dtype(self.radius))
+        states["num_players"] = rules.NUM_PLAYERS
+        states["radius"] = self.radius
+        states["distinct_rotations"] = self.config.distinct_rotations
+        states["forbid_doomed_tasks"] = self.config.forbid_doomed_tasks
+        states["current"] = -1
+        return states
+
+    # names -----------------------------------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        return rules.action_name(self.radius, int(action))
+
+    def action_from_name(self, name: str) -> int:
+        return rules.action_from_name(self.radius, name)
+
+    # scenarios, infos, text, checks ------------------------------------------------------------
+    def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
+        """Set up a position: see "Scenarios" in seeds/dorfromantik_duel.md for the keys."""
+        apply_scenario(states[0], options)
+
+    def infos(self, rec: np.void) -> list[dict[str, Any]]:
+        tile = int(rec["tile"])
+        marker = None
+        if tile >= 0 and rec["mk_type"] >= 0:
+            marker = {"type": TASK_TYPES[int(rec["mk_type"])], "value": int(rec["mk_value"])}
+        over = bool(rec["done"])
+        out = []
+        for p in range(rules.NUM_PLAYERS):
+            info: dict[str, Any] = {
+                "turn": int(rec["turn"]),
+                "tile": TILE_NAMES[tile] if tile >= 0 else None,
+                "marker": marker,
+                "open_markers": int(rec["open_markers"][p]),
+                "score": score_pad(rec, p),
+                "opponent_total": int(rec["total"][1 - p]),
+            }
+            if over:
+                info["winner"] = int(rec["winner"])
+            out.append(info)
+        return out
+
+    def render_ansi(self, rec: np.void, seat: int | None) -> str:
+        return render_table(rec, seat)
+
+    def validate_state(self, rec: np.void) -> None:
+        super().validate_state(rec)
+        check_state(rec, self.config)
+
+
+__all__ = ["PAD_ROWS", "DorfromantikDuel", "score_pad"]

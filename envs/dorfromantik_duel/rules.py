@@ -1,0 +1,128 @@
+"""Dorfromantik: The Duel, constants, config and action encoding (rules: seeds/dorfromantik_duel.md).
+
+The board is an axial hex grid (q, r) stored as a (2R+1) x (2R+1) box, R = ``board_radius``;
+box cell ``c = (r + R) * (2R+1) + (q + R)``, and cells with |q + r| > R are off the board.
+An action is ``c * 6 + rot`` (place the current tile in cell c turned rot steps clockwise),
+or the single ``pass`` action after them, legal only when no placement is.
+"""
+
+import re
+from dataclasses import dataclass
+
+from envs.engine.config import knob, validate_config
+
+NUM_PLAYERS = 2
+NUM_ROT = 6
+NUM_KINDS = 5  # areas: forest, grain, village, track, stream (kind k = terrain code k + 1)
+NUM_MARKER_TYPES = 7
+MARKER_VALUES = (3, 4, 5, 6)
+DOUBLE_VALUE = 6
+BOXED_LANDSCAPE = 3  # landscape tiles returned to the box unseen at setup
+FIRST_TASK_TURNS = 3  # a task tile on each of the first 3 turns
+MIN_OPEN_MARKERS = 3  # fewer open markers in either area: the next tile is a task tile
+
+# Marker states (per cell of each board).
+MK_NONE, MK_OPEN, MK_DONE, MK_CANCELLED = range(4)
+MARKER_STATE_NAMES = ("none", "open", "completed", "cancelled")
+
+# Hex directions clockwise from north-east, pointy-top axial coordinates.
+DIR_Q = (1, 1, 0, -1, -1, 0)
+DIR_R = (-1, 0, 1, 1, 0, -1)
+DIR_NAMES = ("NE", "E", "SE", "SW", "W", "NW")
+
+DEFAULT_RADIUS = 17  # 100,000 random games on a radius-24 board reached at most 16 steps out
+MAX_BOARD_RADIUS = 30
+
+
+def board_width(radius: int) -> int:
+    """Side of the square box holding the hex board."""
+    return 2 * radius + 1
+
+
+def num_cells(radius: int) -> int:
+    """Cells in the box (hex cells plus the unused corners)."""
+    return board_width(radius) ** 2
+
+
+def num_actions(radius: int) -> int:
+    """Every (cell, rotation) placement, then ``pass``."""
+    return num_cells(radius) * NUM_ROT + 1
+
+
+def on_board(radius: int, q: int, r: int) -> bool:
+    """Whether axial (q, r) is within ``radius`` steps of the origin."""
+    return abs(q) <= radius and abs(r) <= radius and abs(q + r) <= radius
+
+
+def cell_of(radius: int, q: int, r: int) -> int:
+    """Box index of axial (q, r); ValueError if it is off the board."""
+    if not on_board(radius, q, r):
+        raise ValueError(f"cell q={q} r={r} is off a board of radius {radius}")
+    w = board_width(radius)
+    return (r + radius) * w + (q + radius)
+
+
+def coords_of(radius: int, cell: int) -> tuple[int, int]:
+    """Axial (q, r) of a box index."""
+    w = board_width(radius)
+    return cell % w - radius, cell // w - radius
+
+
+def hex_distance(q: int, r: int) -> int:
+    """Steps from the origin to (q, r)."""
+    return max(abs(q), abs(r), abs(q + r))
+
+
+def action_of(radius: int, q: int, r: int, rot: int) -> int:
+    """The action placing the current tile at (q, r) turned ``rot`` steps clockwise (any cell of the
+    box has an action, so names round-trip; the box's corners are off the board and never legal)."""
+    if not 0 <= rot < NUM_ROT:
+        raise ValueError(f"rotation must be 0..5, got {rot}")
+    if not (abs(q) <= radius and abs(r) <= radius):
+        raise ValueError(f"cell q={q} r={r} is outside a board of radius {radius}")
+    return ((r + radius) * board_width(radius) + q + radius) * NUM_ROT + rot
+
+
+def action_name(radius: int, action: int) -> str:
+    """``place q=2 r=-1 rot=3`` or ``pass``."""
+    n = num_actions(radius)
+    if not 0 <= action < n:
+        raise ValueError(f"Dorfromantik action must be in [0, {n}), got {action}")
+    if action == n - 1:
+        return "pass"
+    q, r = coords_of(radius, action // NUM_ROT)
+    return f"place q={q} r={r} rot={action % NUM_ROT}"
+
+
+_NAME = re.compile(r"^place q=(-?\d+) r=(-?\d+) rot=(\d)$")
+
+
+def action_from_name(radius: int, name: str) -> int:
+    """Inverse of ``action_name``; ValueError for anything else."""
+    key = str(name).strip()
+    if key == "pass":
+        return num_actions(radius) - 1
+    m = _NAME.match(key)
+    if m is None:
+        raise ValueError(f"unknown action name {name!r}; names look like 'place q=2 r=-1 rot=3' or 'pass'")
+    return action_of(radius, int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+
+@dataclass(frozen=True)
+class DorfromantikDuelConfig:
+    """The Duel's knobs; each answers a gap in the manual (seeds/dorfromantik_duel.md)."""
+
+    board_radius: int = knob(
+        DEFAULT_RADIUS,
+        range=(4, MAX_BOARD_RADIUS),
+        doc="hex board radius (random games reach 16: seeds/dorfromantik_duel.md)",
+    )
+    distinct_rotations: bool = knob(
+        True, doc="mask only the first of rotations that give an identical tile (WWWWWW: one, not six)"
+    )
+    forbid_doomed_tasks: bool = knob(
+        True, doc="a task tile may not go where its marker would be cancelled at once (manual p.6)"
+    )
+
+    def __post_init__(self) -> None:
+        validate_config(self)
