@@ -236,7 +236,7 @@ def legal_into(s, mask) -> int:
 
 
 @njit(cache=True)
-def random_action(s, mask, r: np.uint64) -> int:
+def pick_random_action(s, mask, r: np.uint64) -> int:
     """A uniformly random legal action from random bits `r` (rollouts; `mask` unused)."""
     bits = legal_bits(s)
     return nth_set_bit(bits, np.uint64(r) % np.uint64(popcount(bits)))

@@ -3,9 +3,11 @@
 from envs.capivari.core import (  # noqa: F401
     NUM_ACTIONS,
     OBS_SIZE,
+    STATE_DTYPE,
     legal_into,
+    observe,
     observe_into,
-    random_action,
+    pick_random_action,
     reset,
     step,
 )

@@ -24,6 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from envs.engine.game import Game
+from envs.engine.kernels import kernels_of
 from envs.engine.rng import seed_to_uint64
 
 _MAGIC = b"TABU1\n"
@@ -66,6 +67,7 @@ class TabuleiroAECEnv(AECEnv):
         self.state_space = spaces.Box(lo, hi, (n * game.obs_size,), np.float32)
         self._step_fn = game.step_fn
         self._observe_fn = game.observe_fn
+        self._buf_step, self._buf_observe = _byte_functions(game)
         self._states: np.ndarray | None = None
         self._rec = None
         self._info_version = -1
@@ -116,7 +118,9 @@ class TabuleiroAECEnv(AECEnv):
     def _attach(self, states: np.ndarray) -> None:
         self._states = states
         self._rec = states[0]
+        self._buf = states.view(np.uint8)
         self._rewards_view = states["rewards"][0]
+        self._info_view = states["info_version"]
 
     def _require_reset(self) -> None:
         if self._rec is None:
@@ -145,14 +149,24 @@ class TabuleiroAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         a = self._checked_action(action)
-        if self._step_fn(self._rec, a):
+        if self._buf_step is not None:
+            code = self._buf_step(self._buf, a)
+        elif self._step_fn(self._rec, a):
+            code = -1
+        else:
+            code = 0 if self._rec["done"] else int(self._rec["current"]) + 1
+        if code < 0:
             self._illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
         # the record sizes rewards for the largest table; seats beyond num_players are ignored
         self.rewards = dict(zip(self.possible_agents, self._rewards_view.tolist(), strict=False))
-        self._sync_selection()
-        if self._rec["info_version"] != self._info_version:
+        if code:
+            self.agent_selection = self.possible_agents[code - 1]
+        else:
+            for a_ in self.agents:
+                self.terminations[a_] = True
+        if self._info_view[0] != self._info_version:
             self._refresh_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -183,7 +197,10 @@ class TabuleiroAECEnv(AECEnv):
     # observing ----------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_reset()
-        obs, mask = self._observe_fn(self._rec, self._seat[agent])
+        if self._buf_observe is not None:
+            obs, mask = self._buf_observe(self._buf, self._seat[agent])
+        else:
+            obs, mask = self._observe_fn(self._rec, self._seat[agent])
         return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
@@ -317,6 +334,17 @@ class TabuleiroAECEnv(AECEnv):
         env = self._fresh_like()
         env.deserialize(data)
         return env
+
+
+def _byte_functions(game: Game) -> tuple[Any, Any]:
+    """The game's ``buf_step``/``buf_observe`` kernels when its state has one fixed layout, else Nones."""
+    try:
+        k = kernels_of(game)
+    except ImportError:
+        return None, None
+    if getattr(k, "buf_step", None) is None or k.STATE_DTYPE != game.new_state().dtype:
+        return None, None
+    return k.buf_step, k.buf_observe
 
 
 def _dtype_digest(dtype: np.dtype) -> str:

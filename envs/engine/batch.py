@@ -6,18 +6,12 @@ reset at once (seeded from its own generator), and its final rewards are reporte
 in the step that finished it.
 """
 
-import importlib
 from typing import Any
 
 import numpy as np
 
 from envs.engine.game import Game
-
-
-def kernels_of(game: Game) -> Any:
-    """The compiled kernels module of a game (``envs.<game>.kernels``)."""
-    package = type(game).__module__.rsplit(".", 1)[0]
-    return importlib.import_module(f"{package}.kernels")
+from envs.engine.kernels import kernels_of
 
 
 class BatchEnv:
