@@ -15,6 +15,7 @@ from agents.random_agent import RandomAgent
 # game name -> "module:Class" of its heuristic
 HEURISTICS: dict[str, str] = {
     "capivari_v0": "agents.heuristics.capivari:CapivariHeuristic",
+    "horizonte_v0": "agents.heuristics.horizonte:HorizonteHeuristic",
 }
 
 

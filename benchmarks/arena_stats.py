@@ -2,9 +2,9 @@
 
 Input is a list of finished games, each a dict with ``lineup`` (participant index in each
 seat), ``returns`` (each seat's total reward) and ``scores`` (each seat's final score from
-the game's infos, or None). Places come from the returns (the game's own outcome); a
-participant *wins* a game when it alone has the best return, and *shares first* when
-others tie with it.
+the game's infos, or None). Places come from the returns (the game's own outcome), then
+the final scores (which order the players a rank reward leaves tied); a participant
+*wins* a game when it alone has the best place, and *shares first* when others tie with it.
 """
 
 import math
@@ -42,9 +42,11 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def places(returns: Sequence[float]) -> list[int]:
-    """Competition ranking by return, 1 = best; equal returns share a place (1, 1, 3)."""
-    return [1 + sum(r > mine for r in returns) for mine in returns]
+def places(returns: Sequence[float], scores: Sequence[float] | None = None, higher_is_better: bool = True) -> list[int]:
+    """Competition ranking, 1 = best: by return, then by final score; equal keys share a place (1, 1, 3)."""
+    sign = 1.0 if higher_is_better else -1.0
+    keys = [(r, 0.0 if scores is None else sign * s) for r, s in zip(returns, scores or returns, strict=True)]
+    return [1 + sum(k > mine for k in keys) for mine in keys]
 
 
 def margins(scores: Sequence[float], higher_is_better: bool) -> list[float]:
@@ -74,7 +76,7 @@ def summarize(game: str, participants: Sequence[str], games: Sequence[dict[str, 
     met = [[0] * n for _ in range(n)]
     for g in games:
         lineup, returns = g["lineup"], g["returns"]
-        place = places(returns)
+        place = places(returns, g.get("scores"), higher)
         firsts = place.count(1)
         for seat, who in enumerate(lineup):
             played[who] += 1
@@ -95,7 +97,7 @@ def summarize(game: str, participants: Sequence[str], games: Sequence[dict[str, 
                 if a != b and pa != pb:
                     met[pa][pb] += 1
                     ahead[pa][pb] += 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
-    ratings = openskill_ratings(n, games)
+    ratings = openskill_ratings(n, games, higher)
     table = []
     for i, name in enumerate(participants):
         lo, hi = wilson_interval(wins[i], played[i])
@@ -117,7 +119,7 @@ def summarize(game: str, participants: Sequence[str], games: Sequence[dict[str, 
     return {"agents": table, "head_to_head": matrix, "score_higher_is_better": higher}
 
 
-def openskill_ratings(n: int, games: Sequence[dict[str, Any]]) -> list[dict[str, float]]:
+def openskill_ratings(n: int, games: Sequence[dict[str, Any]], higher_is_better: bool = True) -> list[dict[str, float]]:
     """OpenSkill (Plackett-Luce) ratings after every game in order; each participant's mu, sigma, ordinal."""
     from openskill.models import PlackettLuce
 
@@ -127,7 +129,8 @@ def openskill_ratings(n: int, games: Sequence[dict[str, Any]]) -> list[dict[str,
         lineup = g["lineup"]
         if len(set(lineup)) < len(lineup):  # one participant in two seats: no rating information
             continue
-        updated = model.rate([[ratings[who]] for who in lineup], ranks=places(g["returns"]))
+        ranks = places(g["returns"], g.get("scores"), higher_is_better)
+        updated = model.rate([[ratings[who]] for who in lineup], ranks=ranks)
         for who, team in zip(lineup, updated, strict=True):
             ratings[who] = team[0]
     return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in ratings]

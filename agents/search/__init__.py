@@ -6,6 +6,7 @@ from types import ModuleType
 # game name -> module defining ``ismcts_iterate`` for that game
 SEARCH_MODULES: dict[str, str] = {
     "capivari_v0": "agents.search.capivari",
+    "horizonte_v0": "agents.search.horizonte",
 }
 
 
