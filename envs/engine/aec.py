@@ -45,13 +45,14 @@ class TabuleiroAECEnv(AECEnv):
 
     def __init__(self, game: Game, render_mode: str | None = None, strict: bool = True) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        modes = self.metadata["render_modes"] + (["rgb_array"] if game.has_rgb else [])
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be one of {modes} or None, got {render_mode!r}")
         self.game = game
         self.render_mode = render_mode
         self.strict = strict
-        self.render_seat: int | None = None
-        self.metadata = dict(self.metadata, name=game.name)
+        self.render_seat: int | None = None  # None: a spectator's view; a seat: only what it may see
+        self.metadata = dict(self.metadata, name=game.name, render_modes=modes)
         n = game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -231,13 +232,16 @@ class TabuleiroAECEnv(AECEnv):
         return self._states.view(np.recarray)[0]
 
     # output -------------------------------------------------------------------
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table from ``render_seat``'s view: text (ansi), printed (human) or a picture (rgb_array)."""
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
         self._require_reset()
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self._rec, self.render_seat)
         text = self.game.render_ansi(self._rec, self.render_seat)
         if self.render_mode == "human":
             print(text)

@@ -141,3 +141,9 @@ class Game(ABC):
     @abstractmethod
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         """The table as text, from one seat's view (None: a spectator who sees everything)."""
+
+    has_rgb: ClassVar[bool] = False
+
+    def render_rgb(self, rec: np.void, seat: int | None) -> np.ndarray:
+        """The table as a picture (H x W x 3 uint8), from one seat's view; set ``has_rgb`` when implemented."""
+        raise NotImplementedError(f"{self.name} has no picture renderer")
