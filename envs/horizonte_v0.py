@@ -5,7 +5,8 @@
 | Import | `from envs import horizonte_v0` |
 | Agents | `player_0` .. `player_{n-1}`, n = `num_players` (3, 4 or 5; default 4), seated clockwise |
 | Actions | Discrete(51 + `max_prediction`) = Discrete(58) by default, masked |
-| Observation | `{"observation": float32[obs_size] in [0, 1], "action_mask": int8[num_actions]}`; obs_size 718 (3 players), 1034 (4), 1402 (5) by default |
+| Observation | `{"observation": float32[obs_size] in [0, 1], "action_mask": int8[num_actions]}` |
+| Observation size | 591 (3 players), 774 (4), 961 (5) with the default config |
 | Rules | `seeds/horizonte.md` |
 
 A trick-taking game for 3 to 5 players in which two tricks run at the same time.
@@ -28,7 +29,10 @@ Actions: `O0`..`O12`, `D1`..`D12`, `M1`..`M12`, `C13`..`C25` play that card
 prediction. The predictions are simultaneous in the game and sequential here
 (from the Dragon holder, clockwise): nobody sees another's prediction before all
 are made. Observations are ego-centric (the observer is relative seat 0, the
-next seat clockwise is 1, ...); the layout is documented in `seeds/horizonte.md`.
+next seat clockwise is 1, ...): own hand, cards played by each seat this round,
+both current tricks in play order with their led suits, initiative holders, hand
+sizes, known voids, predictions once revealed, tricks taken this round, round,
+totals and phase; the layout is documented in `seeds/horizonte.md`.
 
 Rewards: `reward="rank"` (default) gives, at the end, +1 split among the
 players with the lowest total and -1 split among the others (0 for all if all
@@ -39,8 +43,8 @@ tricks, pairs, rest and points; `infos[agent]["scores"]` the totals.
 Config: `num_players`, `max_prediction`, `rounds`, `neblina`, `reward`,
 `removed` (card names out of the deck; default: none for 5 players, O0 and C25
 for 4, and also O1 O12 D1 D12 M1 M12 for 3). Scenarios for tests and analysis:
-`reset(options={"hands": [...], "dragon": 0, "dog": 2, "predictions": [...],
-"round": 1, "scores": [...]})` (see `seeds/horizonte.md`).
+`reset(options={"scenario": {"hands": [...], "dragon": 0, "dog": 2,
+"predictions": [...], "round": 1, "scores": [...]}})` (see `seeds/horizonte.md`).
 """
 
 from envs.engine.entry import aec_factories

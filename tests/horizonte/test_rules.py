@@ -448,3 +448,17 @@ def test_everyone_tied_gets_zero():
     plays(env, (N, "O8"), (E, "C14"), (S, "M2"), (W, "D2"), (N, "C13"), (E, "M6"), (S, "O5"), (W, "O4"))
     assert env.core_state.done
     assert [env.rewards[f"player_{p}"] for p in range(4)] == [0.0] * 4
+
+
+def test_initiative_ties_are_redrawn_even_when_the_deck_runs_out():
+    """A deck of three 5s and three 6s: nearly every draw ties, and redraws exhaust and reshuffle the deck."""
+    keep = {"O5", "D5", "M5", "O6", "D6", "M6"}
+    env = horizonte_v0.raw_env(num_players=3, removed=[c for c in CARD_NAMES if c not in keep])
+    holders = set()
+    for seed in range(300):
+        env.reset(seed=seed)
+        s = env.core_state
+        assert s.dragon != s.dog
+        holders.add((int(s.dragon), int(s.dog)))
+        assert s.hand_count[:3].tolist() == [2, 2, 2]
+    assert len(holders) == 6  # every ordered pair of seats happens
