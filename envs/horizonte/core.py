@@ -146,6 +146,7 @@ def draw_initiative(s) -> None:
 
 @njit(cache=True)
 def clear_tricks(s) -> None:
+    """Empty both tricks; the next card goes into the Dragon (or merged) trick."""
     s.trick_count[:] = 0
     s.trick_card[:, :] = -1
     s.trick_seat[:, :] = -1
@@ -346,6 +347,7 @@ def round_over(s) -> bool:
 
 @njit(cache=True)
 def add_to_trick(s, t: int, card: int) -> None:
+    """The seat to act puts `card` into trick t; not following its led suit shows a void in that suit."""
     p = s.current
     k = s.trick_count[t]
     if k > 0 and CARD_SUIT[card] != CARD_SUIT[s.trick_card[t, 0]]:

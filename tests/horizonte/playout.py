@@ -155,6 +155,7 @@ def _resample_hidden(t, me: int, policy) -> None:
 
 @njit(cache=True)
 def _same_obs(a, b, ma, mb) -> bool:
+    """Equal observations and masks."""
     for i in range(a.shape[0]):
         if a[i] != b[i]:
             return False
@@ -485,3 +486,38 @@ def referee(game, games: int, first_seed: int = 0, leak_every: int = 20, policy_
     out = dict(zip(names, stats.tolist(), strict=True))
     out["where"] = where.tolist()
     return int(err), out
+
+
+@njit(cache=True)
+def fingerprints(states, policy, first_seed: int, games: int, noise_seed: int, out) -> None:
+    """Play `games` random games; out[g] digests game g (steps, scores, generator state).
+
+    Before every step numba's own np.random generator is drawn from, seeded with
+    `noise_seed`: if the core used any generator but the state's, digests would differ.
+    """
+    s = states[0]
+    mask = np.zeros(PREDICT_BASE + s.max_prediction + 1, np.int8)
+    np.random.seed(noise_seed)
+    for g in range(games):
+        core.reset(s, np.uint64(first_seed + g))
+        h = np.uint64(0xCBF29CE484222325)
+        steps = 0
+        while not s.done:
+            np.random.random()
+            core.step(s, core.random_action(s, policy, mask))
+            steps += 1
+        h = (h ^ np.uint64(steps)) * np.uint64(0x100000001B3)
+        for p in range(s.num_players):
+            h = (h ^ np.uint64(s.score[p])) * np.uint64(0x100000001B3)
+            h = (h ^ np.uint64(s.dragon * 8 + s.dog)) * np.uint64(0x100000001B3)
+        out[g] = h ^ s.rng
+
+
+def game_fingerprints(game, games: int, noise_seed: int, first_seed: int = 0) -> np.ndarray:
+    """Digests of `games` random games (see fingerprints); the policy's generator is fixed."""
+    states = game.new_state()
+    policy = np.zeros(1, [("rng", np.uint64)])
+    policy["rng"] = np.uint64(0x5DEECE66D)
+    out = np.zeros(games, np.uint64)
+    fingerprints(states, policy[0], first_seed, games, noise_seed, out)
+    return out

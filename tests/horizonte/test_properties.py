@@ -1,11 +1,14 @@
 """Properties over 10,000 random games per player count, refereed by a compiled recount (playout.py)."""
 
+import random
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs.horizonte import Horizonte, HorizonteConfig
-from tests.horizonte.playout import ERROR_NAMES, referee
+from tests.horizonte.playout import ERROR_NAMES, game_fingerprints, referee
 
 NUM_GAMES = 10_000
 
@@ -53,3 +56,18 @@ def test_any_config_matches_the_recount(n, max_prediction, rounds, neblina, rewa
 def test_other_removal_lists_match_the_recount(removed):
     err, stats = referee(Horizonte(HorizonteConfig(num_players=4, removed=removed)), 500)
     assert err == 0, f"{ERROR_NAMES[err]} check failed in game seed {stats['where'][0]}"
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_ten_thousand_games_are_determined_by_their_seeds_whatever_the_global_generators(n):
+    game = Horizonte(HorizonteConfig(num_players=n))
+    random.seed(1)
+    np.random.seed(1)
+    quiet = game_fingerprints(game, NUM_GAMES, noise_seed=1)
+    random.seed(99)
+    random.random()
+    np.random.seed(12345)
+    np.random.random(17)
+    noisy = game_fingerprints(game, NUM_GAMES, noise_seed=2)
+    np.testing.assert_array_equal(quiet, noisy)
+    assert len(set(quiet.tolist())) > NUM_GAMES * 0.99  # the digests do tell games apart
