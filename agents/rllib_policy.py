@@ -1,0 +1,144 @@
+"""A trained RLlib policy as an arena agent: load its RLModule from a checkpoint (no Ray started) and act, masked.
+
+``make_agent("rllib:<checkpoint>", game)`` lands here via ``load_agent``. A checkpoint is either a whole
+training checkpoint (``tabuleiro train`` writes them under ``OUT/checkpoint``) or one RLModule's folder.
+"""
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+# where an Algorithm checkpoint keeps the trained module (RLlib's checkpoint layout, new API stack)
+MODULE_SUBDIR = ("learner_group", "learner", "rl_module")
+MAIN_MODULE = "main"
+TRAIN_INFO = "tabuleiro_train.json"  # written by `tabuleiro train` beside each checkpoint
+
+
+class RLlibAgent:
+    """Picks actions with an RLlib RLModule: argmax of the masked logits, or a sample of them if ``explore``."""
+
+    def __init__(self, module: Any, name: str = "rllib", explore: bool = False, seed: int | None = None) -> None:
+        from training.masking_module import MASK_KEY, OBS_KEY  # torch-only module: no Ray started
+
+        self.module = module
+        self.name = name
+        self.explore = explore
+        self._keys = (OBS_KEY, MASK_KEY)
+        self._rng = np.random.default_rng(seed)
+        space = module.observation_space
+        self.sizes = (int(space[OBS_KEY].shape[0]), int(module.action_space.n))
+        module.eval()
+
+    def _check_sizes(self, obs_size: int, num_actions: int) -> None:
+        if (obs_size, num_actions) != self.sizes:
+            raise ValueError(
+                f"{self.name} was trained on observations of {self.sizes[0]} and {self.sizes[1]} actions; "
+                f"this game gives {obs_size} and {num_actions} (another game or player count?)"
+            )
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def logits(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """The module's masked action logits for one PettingZoo observation dict."""
+        obs_key, mask_key = self._keys
+        obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
+        mask = torch.as_tensor(np.asarray(observation["action_mask"], dtype=np.float32)[None])
+        with torch.no_grad():
+            out = self.module.forward_inference({"obs": {obs_key: obs, mask_key: mask}})
+        return out["action_dist_inputs"][0].numpy().astype(np.float64)
+
+    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
+        mask = np.asarray(observation["action_mask"])
+        self._check_sizes(np.asarray(observation["observation"]).shape[-1], mask.shape[-1])
+        if not mask.any():
+            raise ValueError("no legal action in the mask: the agent was asked to act out of turn")
+        logits = self.logits(observation)
+        if self.explore:
+            p = np.exp(logits - logits.max())
+            p[mask == 0] = 0.0
+            a = int(self._rng.choice(p.size, p=p / p.sum()))
+        else:
+            a = int(np.argmax(np.where(mask > 0, logits, -np.inf)))
+        return a
+
+
+def module_path(path: str | os.PathLike, module_id: str = MAIN_MODULE) -> Path:
+    """The RLModule folder inside ``path`` (a training checkpoint, an Algorithm checkpoint or a module folder)."""
+    p = Path(path).expanduser()
+    candidates = [
+        p.joinpath(*MODULE_SUBDIR, module_id),
+        p.joinpath("checkpoint", *MODULE_SUBDIR, module_id),
+        p,
+    ]
+    for c in candidates:
+        # an RLModule folder (not an Algorithm's, which has class_and_ctor_args.pkl too)
+        if (c / "class_and_ctor_args.pkl").is_file() and (c / "module_state.pkl").is_file():
+            return c
+    raise ValueError(f"no RLModule {module_id!r} found in {str(p)!r} (looked for {[str(c) for c in candidates]})")
+
+
+def load_module(path: str | os.PathLike, module_id: str = MAIN_MODULE) -> Any:
+    """The trained RLModule from a checkpoint, on CPU, without starting Ray."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    module = RLModule.from_checkpoint(str(module_path(path, module_id).resolve()))
+    module.eval()
+    return module
+
+
+def _flag(value: Any, key: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"rllib option {key}={value!r} must be true or false")
+
+
+def trained_game(path: str | os.PathLike) -> dict[str, Any] | None:
+    """What ``tabuleiro train`` recorded next to a checkpoint (game, game config), if anything."""
+    for p in (Path(path), Path(path).parent):
+        info = p / TRAIN_INFO
+        if info.is_file():
+            return json.loads(info.read_text())
+    return None
+
+
+def load_agent(path: str | os.PathLike, game: str, **options: Any) -> RLlibAgent:
+    """An Agent acting from the checkpoint's policy in ``game``.
+
+    Options (Python values or the registry's strings): ``explore`` (sample instead of argmax;
+    ``deterministic`` is its opposite), ``seed``, ``module_id`` (default ``main``), ``name``,
+    ``torch_threads`` (default 1: one observation at a time is fastest on one thread, and torch's
+    default of one thread per core is ~100x slower on a busy 2-core machine; this sets it process-wide).
+    """
+    known = {"explore", "deterministic", "seed", "module_id", "name", "torch_threads"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"unknown rllib option(s) {unknown}; known: {sorted(known)}")
+    info = trained_game(path)
+    if info is not None and game_id(game) != info["game"]:
+        raise ValueError(f"checkpoint {str(path)!r} was trained on {info['game']}, not {game_id(game)}")
+    explore = _flag(options["explore"], "explore") if "explore" in options else False
+    if "deterministic" in options:
+        explore = not _flag(options["deterministic"], "deterministic")
+    seed = int(options["seed"]) if options.get("seed") is not None else None
+    torch.set_num_threads(max(1, int(options.get("torch_threads", 1))))
+    module = load_module(path, str(options.get("module_id", MAIN_MODULE)))
+    name = str(options.get("name") or f"rllib:{Path(path).name}")
+    return RLlibAgent(module, name=name, explore=explore, seed=seed)
+
+
+def game_id(game: str) -> str:
+    """The registered name of a game (``capivari`` -> ``capivari_v0``)."""
+    import envs
+
+    return envs.game_module(game).__name__.rsplit(".", 1)[1]

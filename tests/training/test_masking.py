@@ -1,0 +1,111 @@
+"""The masking module gives illegal actions probability exactly zero, in exploration, inference and training."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+
+from training.masking_module import MASK_KEY, OBS_KEY, MaskedPPOTorchRLModule
+
+N_OBS, N_ACT = 12, 9
+
+
+def make_module(**kwargs) -> MaskedPPOTorchRLModule:
+    torch.manual_seed(0)
+    space = gym.spaces.Dict(
+        {OBS_KEY: gym.spaces.Box(-1, 1, (N_OBS,), np.float32), MASK_KEY: gym.spaces.Box(0, 1, (N_ACT,), np.float32)}
+    )
+    return MaskedPPOTorchRLModule(
+        observation_space=space,
+        action_space=gym.spaces.Discrete(N_ACT),
+        model_config=DefaultModelConfig(fcnet_hiddens=[16]),
+        **kwargs,
+    )
+
+
+def batch(rows: int, seed: int = 0) -> tuple[dict, torch.Tensor]:
+    rng = np.random.default_rng(seed)
+    obs = torch.as_tensor(rng.uniform(-1, 1, (rows, N_OBS)).astype(np.float32))
+    mask = torch.as_tensor((rng.random((rows, N_ACT)) < 0.3).astype(np.float32))
+    mask[:, rng.integers(N_ACT)] = 1.0  # at least one legal action per row
+    return {Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}}, mask
+
+
+def test_exploration_samples_only_legal_actions():
+    module = make_module()
+    b, mask = batch(64)
+    logits = module.forward_exploration(b)[Columns.ACTION_DIST_INPUTS]
+    dist = module.get_exploration_action_dist_cls().from_logits(logits)
+    probs = torch.softmax(logits, -1)
+    assert torch.all(probs[mask == 0] == 0.0)
+    assert torch.allclose(probs.sum(-1), torch.ones(64))
+    for _ in range(50):
+        actions = dist.sample()
+        assert torch.all(mask.gather(1, actions[:, None]) == 1.0)
+
+
+def test_inference_picks_a_legal_action_even_when_the_raw_argmax_is_illegal():
+    module = make_module()
+    b, _ = batch(1)
+    raw = module.forward_inference(b)[Columns.ACTION_DIST_INPUTS]
+    best = int(raw.argmax())
+    only_other = torch.ones(1, N_ACT)
+    only_other[0, best] = 0.0  # forbid the action the unmasked net likes most
+    b[Columns.OBS][MASK_KEY] = only_other
+    logits = module.forward_inference(b)[Columns.ACTION_DIST_INPUTS]
+    dist = module.get_inference_action_dist_cls().from_logits(logits).to_deterministic()
+    assert int(dist.sample()) != best
+    assert torch.softmax(logits, -1)[0, best] == 0.0
+
+
+def test_training_forward_masks_and_keeps_the_loss_finite():
+    module = make_module()
+    b, mask = batch(32)
+    out = module.forward_train(b)
+    logits = out[Columns.ACTION_DIST_INPUTS]
+    assert torch.all(torch.softmax(logits, -1)[mask == 0] == 0.0)
+    dist = module.get_train_action_dist_cls().from_logits(logits)
+    legal = mask.argmax(-1)
+    assert torch.isfinite(dist.logp(legal)).all()
+    assert torch.isfinite(dist.entropy()).all()
+    kl = dist.kl(module.get_train_action_dist_cls().from_logits(logits.detach() * 0.5))
+    assert torch.isfinite(kl).all()
+    values = module.compute_values(b)
+    assert values.shape == (32,) and torch.isfinite(values).all()
+    assert torch.allclose(values, module.compute_values(b, embeddings=out[Columns.EMBEDDINGS]))
+
+
+def test_value_head_ignores_the_mask():
+    module = make_module()
+    b, _ = batch(8)
+    v1 = module.compute_values(b)
+    b[Columns.OBS][MASK_KEY] = torch.ones(8, N_ACT)
+    assert torch.equal(v1, module.compute_values(b))
+
+
+def test_rejects_observations_without_a_mask():
+    with pytest.raises(ValueError, match="action_mask"):
+        MaskedPPOTorchRLModule(
+            observation_space=gym.spaces.Box(0, 1, (4,)),
+            action_space=gym.spaces.Discrete(2),
+            model_config=DefaultModelConfig(fcnet_hiddens=[8]),
+        )
+
+
+def test_module_round_trips_through_a_checkpoint(tmp_path):
+    from agents.rllib_policy import RLlibAgent, load_module
+
+    module = make_module()
+    module.save_to_path(str(tmp_path / "m"))
+    loaded = load_module(tmp_path / "m")
+    b, _ = batch(4)
+    assert torch.equal(
+        module.forward_inference(b)[Columns.ACTION_DIST_INPUTS], loaded.forward_inference(b)[Columns.ACTION_DIST_INPUTS]
+    )
+    agent = RLlibAgent(loaded, explore=True, seed=3)
+    mask = np.zeros(N_ACT, np.int8)
+    mask[[2, 5]] = 1
+    picks = {agent.act({"observation": np.zeros(N_OBS, np.float32), "action_mask": mask}) for _ in range(200)}
+    assert picks <= {2, 5}
