@@ -87,6 +87,13 @@ class Capivari(Game):
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)
 
+    has_rgb = True
+
+    def render_rgb(self, rec: np.void, seat: int | None) -> np.ndarray:
+        from envs.capivari.picture import draw  # matplotlib loads only when a picture is asked for
+
+        return draw(rec, seat)
+
     # -- scenarios ---------------------------------------------------------------------------
     def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
         """Set up a position: see "Scenarios" in seeds/capivari.md for the keys."""

@@ -108,6 +108,13 @@ class DorfromantikDuel(Game):
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)
 
+    has_rgb = True
+
+    def render_rgb(self, rec: np.void, seat: int | None) -> np.ndarray:
+        from envs.dorfromantik_duel.picture import draw  # matplotlib loads only when a picture is asked for
+
+        return draw(rec, seat)
+
     def validate_state(self, rec: np.void) -> None:
         super().validate_state(rec)
         check_state(rec, self.config)
