@@ -16,7 +16,7 @@ from agents.registry import game_name
 from agents.search import search_module
 
 DEFAULT_ITERATIONS = 1000
-DEFAULT_EXPLORATION = 0.7  # UCB constant for utilities in [0, 1]
+DEFAULT_EXPLORATION = 0.7  # UCB constant for utilities in [0, 1]; a game's search module may set its own
 _CHUNK = 64  # iterations per compiled call under a time budget (one clock check each)
 
 
@@ -30,7 +30,7 @@ class ISMCTSAgent:
         game: str,
         iterations: int | None = None,
         seconds: float | None = None,
-        exploration: float = DEFAULT_EXPLORATION,
+        exploration: float | None = None,
         seed: int | None = None,
     ) -> None:
         if iterations is not None and seconds is not None:
@@ -39,10 +39,13 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts iterations must be a positive int, got {iterations!r}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"ismcts seconds must be > 0, got {seconds!r}")
-        if not exploration >= 0:
+        if exploration is not None and not exploration >= 0:
             raise ValueError(f"ismcts exploration must be >= 0, got {exploration!r}")
         self.game = game_name(game)
-        self._search = search_module(self.game).ismcts_iterate
+        module = search_module(self.game)
+        self._search = module.ismcts_iterate
+        if exploration is None:
+            exploration = getattr(module, "EXPLORATION", DEFAULT_EXPLORATION)
         self.iterations = DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations
         self.seconds = seconds
         self.exploration = float(exploration)

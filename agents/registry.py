@@ -16,6 +16,7 @@ from agents.random_agent import RandomAgent
 HEURISTICS: dict[str, str] = {
     "capivari_v0": "agents.heuristics.capivari:CapivariHeuristic",
     "horizonte_v0": "agents.heuristics.horizonte:HorizonteHeuristic",
+    "dorfromantik_duel_v0": "agents.heuristics.dorfromantik_duel:DorfromantikDuelHeuristic",
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 FINAL_SCORES: dict[str, tuple[Callable[[dict[str, Any]], float], bool]] = {
     "capivari_v0": (lambda info: info["round_wins"][info["seat"]], True),  # rounds won
     "horizonte_v0": (lambda info: info["score"], False),  # penalty points, lowest wins
+    "dorfromantik_duel_v0": (lambda info: info["score"]["total"], True),  # the score pad's total
 }
 
 
@@ -39,7 +40,9 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the ends (rounding would miss them)
+    hi = 1.0 if successes == trials else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def places(returns: Sequence[float], scores: Sequence[float] | None = None, higher_is_better: bool = True) -> list[int]:

@@ -7,6 +7,7 @@ from types import ModuleType
 SEARCH_MODULES: dict[str, str] = {
     "capivari_v0": "agents.search.capivari",
     "horizonte_v0": "agents.search.horizonte",
+    "dorfromantik_duel_v0": "agents.search.dorfromantik_duel",
 }
 
 

@@ -6,7 +6,7 @@ from numba import njit
 from agents.search.kernel import compile_search
 from envs.capivari.core import legal_into, step  # noqa: F401
 from envs.capivari.determinize import determinize  # noqa: F401
-from envs.capivari.kernels import random_playout  # noqa: F401
+from envs.capivari.kernels import pick_random_action, random_playout  # noqa: F401
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ from numba import njit
 from agents.search.kernel import compile_search
 from envs.horizonte.core import legal_into, step  # noqa: F401
 from envs.horizonte.determinize import determinize  # noqa: F401
-from envs.horizonte.kernels import random_playout  # noqa: F401
+from envs.horizonte.kernels import pick_random_action, random_playout  # noqa: F401
 
 WIN_WEIGHT = 0.7  # the rest of the utility rewards a total close to the best one
 

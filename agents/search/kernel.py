@@ -13,7 +13,9 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with UCT. One iter
 2. descend the tree, keyed by action sequences from the root, choosing among the children
    legal in this determinization by UCB with availability counts (a child's exploration
    term uses how often it was legal, not the parent's visits);
-3. expand one untried legal action, play to the end with the compiled ``random_playout``;
+3. expand one untried legal action, play to the end with the compiled ``random_playout``
+   (or, where the game module sets ``ROLLOUT_STEPS >= 0``, that many random steps only:
+   its ``utility`` then evaluates unfinished positions);
 4. back up ``utility(s, returns, u)`` (each seat's result in [0, 1]): each node gets the
    value of the seat that made its move.
 
@@ -94,7 +96,16 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
             node = child
         if not s.done:
             r = splitmix64(r)
-            random_playout(s, r, returns)
+            if ROLLOUT_STEPS < 0:
+                random_playout(s, r, returns)
+            else:
+                for _ in range(ROLLOUT_STEPS):
+                    if s.done:
+                        break
+                    r = splitmix64(r)
+                    step(s, pick_random_action(s, mask, r))
+                    for p in range(returns.shape[0]):
+                        returns[p] += s.rewards[p]
         utility(s, returns, util)
         tree_f[0, 0] += 1.0
         for d in range(depth):
@@ -107,7 +118,8 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
 
 def compile_search(namespace: dict) -> None:
     """Define ``ismcts_iterate`` inside a game's search module (see the module docstring)."""
-    missing = [k for k in ("step", "legal_into", "random_playout", "determinize", "utility") if k not in namespace]
+    needed = ("step", "legal_into", "random_playout", "pick_random_action", "determinize", "utility")
+    missing = [k for k in needed if k not in namespace]
     if missing:
         raise RuntimeError(f"{namespace.get('__name__')} must define {missing} before compile_search")
     import numpy as np
@@ -115,5 +127,6 @@ def compile_search(namespace: dict) -> None:
 
     from envs.engine.rng import splitmix64
 
+    namespace.setdefault("ROLLOUT_STEPS", -1)
     namespace.update(np=np, njit=njit, splitmix64=splitmix64)
     exec(compile(SEARCH_SOURCE, namespace["__file__"], "exec"), namespace)

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from envs.horizonte.core import determinize as resample
-from envs.horizonte.rules import NUM_CARDS
+from envs.horizonte.rules import NUM_CARDS, PHASE_PREDICT
 
 
 @njit(cache=True)
@@ -26,7 +26,7 @@ def determinize(s: np.void, seat: int, seed: np.uint64) -> None:
                 if s.hand[q, c]:
                     hidden[c] = 1
                     s.hand[q, c] = 0
-            if s.prediction[q] >= 0:
+            if s.phase == PHASE_PREDICT and s.prediction[q] >= 0:  # still secret
                 s.prediction[q] = 0
     q = 0
     room = 0

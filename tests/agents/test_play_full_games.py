@@ -1,0 +1,49 @@
+"""Every agent plays whole games of every game through the strict env: an illegal move would raise."""
+
+import numpy as np
+import pytest
+
+import envs
+from agents.registry import HEURISTICS, make_agent
+from agents.search import SEARCH_MODULES
+from benchmarks.match import play_game
+
+GAMES = sorted(envs.GAMES)
+# agent spec -> games per game: small search budgets, the point is legality over whole games
+SPECS = {"random": 3, "heuristic": 2, "ismcts:iterations=24": 1}
+
+
+def _lineup(game: str, spec: str) -> list:
+    env = envs.game_module(game).raw_env()
+    n = len(env.possible_agents)
+    return env, [make_agent(spec, game) for _ in range(n)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("spec", list(SPECS))
+def test_agent_plays_full_games_legally(game, spec):
+    if spec == "heuristic" and game not in HEURISTICS:
+        pytest.skip(f"no heuristic for {game} yet")
+    if spec.startswith("ismcts") and game not in SEARCH_MODULES:
+        pytest.skip(f"no IS-MCTS search for {game} yet")
+    env, agents = _lineup(game, spec)
+    for seed in range(SPECS[spec]):
+        result = play_game(env, agents, seed=seed)  # raw_env: an illegal action raises IllegalActionError
+        assert result.steps > 0
+        assert env.agents == [] or all(env.terminations.values())
+        assert not any(info.get("illegal_move") for info in result.infos)
+        assert np.isfinite(result.returns).all()
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g in HEURISTICS])
+def test_heuristic_against_random_in_the_safe_env(game):
+    env = envs.make(game)
+    n = len(env.possible_agents)
+    agents = [make_agent("heuristic", game)] + [make_agent("random", game) for _ in range(n - 1)]
+    result = play_game(env, agents, seed=11)
+    assert not any(info.get("illegal_move") for info in result.infos)
+
+
+def test_every_landed_game_has_all_agents():
+    missing = [g for g in GAMES if g not in HEURISTICS or g not in SEARCH_MODULES]
+    assert not missing, f"games without a heuristic or an IS-MCTS search: {missing}"
