@@ -127,7 +127,12 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
                 lambda who=who: _Timed(make_agent(task["specs"][who], game)))
         for seat, who in enumerate(lineup)
     ]  # fmt: skip
-    result = play_game(env, seated, seed=task["seed"])
+    result = play_game(env, seated, seed=task["seed"], record_actions=bool(task.get("replays")))
+    if task.get("replays"):
+        from benchmarks.replay import record, save
+
+        specs = [task["specs"][who] for who in lineup]
+        save(record(env.game, result, specs), os.path.join(task["replays"], f"game_{task['index']:05d}.json"))
     return {
         "index": task["index"],
         "seed": task["seed"],
@@ -194,8 +199,11 @@ def run_arena(
     ray_address: str | None = None,
     config: dict[str, Any] | None = None,
     progress: bool = True,
+    replays: str | None = None,
 ) -> dict[str, Any]:
-    """Play a tournament and return its report (see ``benchmarks.arena_stats.summarize``)."""
+    """Play a tournament and return its report (see ``benchmarks.arena_stats.summarize``).
+
+    ``replays``: a folder to write every game into as a replay (``game_00000.json``, ...)."""
     import envs
     from agents.registry import game_name, parse_spec
 
@@ -227,6 +235,9 @@ def run_arena(
         {"game": game, "config": config, "specs": specs, "players": k, "index": g, "seed": game_seed(seed, g, k)}
         for g in range(games)
     ]
+    if replays:
+        for t in tasks:
+            t["replays"] = replays
     names = participant_names(specs)
     start = time.perf_counter()
     stream: Iterable[dict[str, Any]] = run_ray(tasks, ray_address) if ray_address else run_local(tasks, workers)
@@ -317,10 +328,15 @@ def add_arguments(parser) -> None:  # noqa: ANN001
     parser.add_argument("--ray-address", default=None, help="play as Ray tasks: auto, ray://host:port, or local")
     parser.add_argument("--json", default=None, metavar="FILE", help="write the full report as JSON")
     parser.add_argument("--png", default=None, metavar="FILE", help="write a chart of win rates and head-to-head")
+    parser.add_argument("--replays", default=None, metavar="DIR", help="save every game as a replay in DIR")
 
 
 def run(args) -> int:  # noqa: ANN001
     """`tabuleiro arena`."""
+    import signal
+    import sys
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwind, so the worker pool is terminated too
     report = run_arena(
         args.game,
         parse_agents(args.agents),
@@ -329,6 +345,7 @@ def run(args) -> int:  # noqa: ANN001
         seed=args.seed,
         workers=args.workers,
         ray_address=args.ray_address,
+        replays=args.replays,
     )
     print(format_report(report))
     if args.json:

@@ -1,4 +1,5 @@
-"""`make demo` / `tabuleiro demo`: seeded random-vs-random games of Capivari, a result table, speed."""
+"""`make demo` / `tabuleiro demo`: seeded random-vs-random games of Capivari, a result table, speed;
+then a short arena: the heuristic against random, and IS-MCTS against the heuristic."""
 
 import time
 
@@ -71,9 +72,23 @@ def add_arguments(parser) -> None:  # noqa: ANN001
     """Arguments of `tabuleiro demo`."""
     parser.add_argument("--games", type=int, default=300, help="games to play (default 300)")
     parser.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
+    parser.add_argument(
+        "--arena-games", type=int, default=20, help="games per arena pairing after the table (default 20; 0: none)"
+    )
 
 
 def run(args) -> int:  # noqa: ANN001
     """`tabuleiro demo`."""
     print(format_report(run_demo(games=args.games, seed=args.seed)))
+    if args.arena_games > 0:
+        from benchmarks.arena import format_report as arena_report
+        from benchmarks.arena import run_arena
+
+        for lineup in DEMO_ARENA:
+            print(f"\narena: {' vs '.join(lineup)} (tabuleiro arena capivari --agents {','.join(lineup)})")
+            report = run_arena("capivari_v0", list(lineup), games=args.arena_games, seed=args.seed, workers=1)
+            print(arena_report(report))
     return 0
+
+
+DEMO_ARENA = (("heuristic", "random"), ("ismcts:iterations=500", "heuristic"))

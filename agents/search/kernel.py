@@ -19,6 +19,10 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with UCT. One iter
 4. back up ``utility(s, returns, u)`` (each seat's result in [0, 1]): each node gets the
    value of the seat that made its move.
 
+A game module may set ``OPPONENTS_IN_TREE = False``: the tree then holds only the searching
+seat's own decisions (keyed by its own action sequence) and the other seats move by the
+random default policy in between, for games where they barely interact.
+
 The tree lives in preallocated arrays: ``tree_i[n] = (action, mover, first_child,
 next_sibling)`` and ``tree_f[n] = (visits, availability, value)``; node 0 is the root.
 """
@@ -53,8 +57,14 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
         depth = 0
         expanded = False
         while not s.done and not expanded:
-            legal_into(s, mask)
             mover = s.current
+            if not OPPONENTS_IN_TREE and mover != seat:  # the others play their default policy
+                r = splitmix64(r)
+                step(s, pick_random_action(s, mask, r))
+                for p in range(returns.shape[0]):
+                    returns[p] += s.rewards[p]
+                continue
+            legal_into(s, mask)
             c = tree_i[node, 2]
             while c >= 0:
                 if tree_i[c, 1] == mover:
@@ -128,5 +138,6 @@ def compile_search(namespace: dict) -> None:
     from envs.engine.rng import splitmix64
 
     namespace.setdefault("ROLLOUT_STEPS", -1)
+    namespace.setdefault("OPPONENTS_IN_TREE", True)
     namespace.update(np=np, njit=njit, splitmix64=splitmix64)
     exec(compile(SEARCH_SOURCE, namespace["__file__"], "exec"), namespace)
