@@ -12,6 +12,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("benchmarks.throughput", "throughput of every game beside OpenSpiel and PettingZoo, in one run"),
     "train": ("training.cli", "self-play PPO with Ray RLlib (this machine or a cluster), then an evaluation"),
     "arena": ("benchmarks.arena", "tournaments between agents: win rates with CIs, head-to-head, OpenSkill ratings"),
+    "play": ("benchmarks.play", "play one seat yourself against agents in the terminal; save the game as a replay"),
+    "replay": ("benchmarks.replay_cmd", "re-simulate a saved game exactly, step by step, as text or PNG pictures"),
 }
 
 

@@ -1,0 +1,121 @@
+"""`tabuleiro play GAME`: a human plays one seat against agents in the terminal; the game can be saved as a replay."""
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from benchmarks.move_text import move_text
+
+
+class _Told:
+    """Wraps an opponent so the human reads each of its moves, as far as their seat may know it."""
+
+    def __init__(self, agent: Any, seat: int, viewer: int, game: str, say: Any) -> None:
+        self.agent, self.seat, self.viewer, self.game, self.say = agent, seat, viewer, game, say
+        self.name = getattr(agent, "name", type(agent).__name__)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(seed)
+
+    def act(self, observation: dict, env: Any) -> int:
+        a = int(self.agent.act(observation, env))
+        self.say(move_text(self.game, self.seat, env.action_name(a), self.viewer) + f"  ({self.name})")
+        return a
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `tabuleiro play`."""
+    parser.add_argument("game", help="game name, e.g. capivari (or capivari_v0), horizonte, dorfromantik_duel")
+    parser.add_argument("--players", type=int, default=None, help="seats at the table, for games with a choice")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    parser.add_argument(
+        "--opponents",
+        default="heuristic",
+        help="agent specs for the other seats in order, comma-separated; the last fills the rest "
+        "(default heuristic; e.g. random, ismcts:iterations=500)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="game seed (default: a fresh one, printed)")
+    parser.add_argument("--save", default=None, metavar="FILE", help="write the finished game as a replay (JSON)")
+    parser.add_argument("--hint", default="heuristic", help="agent spec that answers `hint` (default heuristic)")
+
+
+def _opponent_specs(text: str, count: int) -> list[str]:
+    specs = [s.strip() for s in text.split(",")] if text.strip() else []
+    if not specs or any(not s for s in specs):
+        raise ValueError(f"--opponents must list agent specs separated by commas, got {text!r}")
+    if len(specs) > count:
+        raise ValueError(f"{len(specs)} opponents do not fit: the table has {count} other seat(s)")
+    return specs + [specs[-1]] * (count - len(specs))
+
+
+def _hint_agent(spec: str, game: str, seed: int) -> Any:
+    from agents.registry import make_agent
+
+    try:
+        return make_agent(spec, game, seed)
+    except ValueError:
+        return None  # e.g. no heuristic for this game yet: `hint` says so
+
+
+def make_table(args: argparse.Namespace) -> tuple[Any, list[str]]:
+    """The env (ansi, rendering from the human's seat) and one agent spec per seat (``human`` for the human)."""
+    import envs
+
+    game = envs.game_name(args.game)
+    config = {}
+    env = envs.make(game)
+    if args.players is not None and args.players != len(env.possible_agents):
+        if "num_players" not in env.game.config_cls.__dataclass_fields__:
+            raise ValueError(f"{game} seats {len(env.possible_agents)} players, not {args.players}")
+        config["num_players"] = args.players
+    env = envs.make(game, render_mode="ansi", **config)
+    n = len(env.possible_agents)
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat must be 0..{n - 1} for {game} with {n} players, got {args.seat}")
+    env.render_seat = args.seat
+    others = iter(_opponent_specs(args.opponents, n - 1))
+    return env, ["human" if p == args.seat else next(others) for p in range(n)]
+
+
+def run(args: argparse.Namespace) -> int:
+    """`tabuleiro play`: 0 when the game ends or the human quits."""
+    from agents.human import HumanAgent, QuitGame
+    from agents.registry import make_agent
+    from benchmarks.match import play_game
+    from benchmarks.replay import record, save
+
+    env, specs = make_table(args)
+    game = env.game.name
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    human = HumanAgent(_hint_agent(args.hint, game, seed))
+    agents = [
+        human if spec == "human" else _Told(make_agent(spec, game, seed + p), p, args.seat, game, human.say)
+        for p, spec in enumerate(specs)
+    ]
+    lineup = ", ".join(f"player_{p} {'(you)' if s == 'human' else s}" for p, s in enumerate(specs))
+    human.say(f"tabuleiro play {game}, seed {seed}: {lineup}")
+    human.say("type a move's number or name; help lists the commands")
+    try:
+        result = play_game(env, agents, seed, record_actions=True)
+    except QuitGame as why:
+        human.say(f"game left ({why}) after {human.moves} of your moves; nothing saved")
+        return 0
+    human.say("\n=== game over ===")
+    human.say(env.render())
+    human.say("returns: " + ", ".join(f"player_{p} {r:+g}" for p, r in enumerate(result.returns)))
+    human.say(_verdict(result.returns, args.seat))
+    if args.save:
+        path = save(record(env.game, result, specs), args.save)
+        human.say(f"replay saved: {path}  (tabuleiro replay {path})")
+    sys.stdout.flush()
+    return 0
+
+
+def _verdict(returns: list[float], seat: int) -> str:
+    best = max(returns)
+    if len(set(returns)) == 1:
+        return "a draw"
+    if returns[seat] < best:
+        return "you lose"
+    return "you win" if returns.count(best) == 1 else "you share the win"
