@@ -185,7 +185,11 @@ class SelfPlayCallbacks(RLlibCallback):
         snapshot = None
         if self.league.ready(available):
             snapshot = self.take_snapshot(algorithm)
+        rated = [v for v in summary.values() if "wins" in v]
+        games = sum(v["games"] for v in rated)
         result[METRIC_ROOT] = {
+            # over every non-mirror game of the iteration: the one number a sweep can rank by
+            "win_rate": sum(v["wins"] for v in rated) / games if games else 0.0,
             "opponents": summary,
             "turns": _count(raw.get("turns")),
             "illegal_moves": int(_count(raw.get("illegal_moves"))),
