@@ -485,27 +485,45 @@ def check_task_markers(s, p: int) -> None:
 
 
 @njit(cache=True)
+def facing_edges(s, p: int, c: int, facing) -> int:
+    """The edge each neighbour of c shows towards c (-1: no tile there); returns how many touch c."""
+    n = 0
+    for d in range(NUM_ROT):
+        nb = neighbour(s.radius, c, d)
+        if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
+            facing[d] = -1
+        else:
+            facing[d] = s.cell_edge[p, nb, (d + 3) % NUM_ROT]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def edges_fit(tile: int, rot: int, facing) -> bool:
+    """Track edges only against track edges, stream only against stream; the rest meet anything."""
+    for d in range(NUM_ROT):
+        f = facing[d]
+        if f < 0:
+            continue
+        e = tile_edge(tile, rot, d)
+        if (e >= TRACK or f >= TRACK) and e != f:
+            return False
+    return True
+
+
+@njit(cache=True)
 def placement_ok(s, p: int, tile: int, c: int, rot: int) -> bool:
     """The placement rules: an empty cell touching one of p's tiles (the origin for the first),
     track edges only against track edges and stream only against stream; then the task rule."""
     if s.cell_tile[p, c] != NO_TILE:
         return False
+    facing = np.empty(NUM_ROT, np.int64)
+    touching = facing_edges(s, p, c, facing)
     if s.n_placed[p] == 0:
         if c != origin(s.radius):
             return False
-    else:
-        touches = False
-        for d in range(NUM_ROT):
-            nb = neighbour(s.radius, c, d)
-            if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
-                continue
-            touches = True
-            e = tile_edge(tile, rot, d)
-            f = s.cell_edge[p, nb, (d + 3) % NUM_ROT]
-            if (e >= TRACK or f >= TRACK) and e != f:
-                return False
-        if not touches:
-            return False
+    elif touching == 0 or not edges_fit(tile, rot, facing):
+        return False
     if TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks:
         return not doomed_task_placement(s, p, tile, c, rot)
     return True
@@ -558,6 +576,8 @@ def legal_for(s, seat: int, mask) -> int:
                 count += 1
     else:
         seen = np.zeros(nc, np.uint8)
+        facing = np.empty(NUM_ROT, np.int64)
+        task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
         for i in range(s.n_placed[seat]):
             x = s.order[seat, i]
             for d in range(NUM_ROT):
@@ -565,12 +585,16 @@ def legal_for(s, seat: int, mask) -> int:
                 if c < 0 or seen[c] or s.cell_tile[seat, c] != NO_TILE:
                     continue
                 seen[c] = 1
+                facing_edges(s, seat, c, facing)
                 for rot in range(NUM_ROT):
                     if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
                         continue
-                    if placement_ok(s, seat, tile, c, rot):
-                        mask[c * NUM_ROT + rot] = 1
-                        count += 1
+                    if not edges_fit(tile, rot, facing):
+                        continue
+                    if task_rule and doomed_task_placement(s, seat, tile, c, rot):
+                        continue
+                    mask[c * NUM_ROT + rot] = 1
+                    count += 1
     if count == 0:
         mask[nc * NUM_ROT] = 1
         count = 1

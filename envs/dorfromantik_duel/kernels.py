@@ -7,16 +7,48 @@ Actions are drawn from a local generator seeded separately, never from the state
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.core import legal_into, obs_size, observe_into, reset, step  # noqa: F401
-from envs.dorfromantik_duel.rules import MAX_BOARD_RADIUS, num_actions
+from envs.dorfromantik_duel.core import determinize, legal_into, obs_size, observe_into, reset, step  # noqa: F401
+from envs.dorfromantik_duel.rules import MAX_BOARD_RADIUS, NUM_KINDS, NUM_MARKER_TYPES, num_actions
+from envs.dorfromantik_duel.tiles import NUM_TILES
 from envs.engine.kernels import compile_kernels
 from envs.engine.rng import splitmix64
 
 _STAR = np.uint64(0x2545F4914F6CDD1D)
 
-# Columns of the per-game summary written by play_random_games.
-G_STEPS, G_TURNS, G_EXTENT, G_TOTAL0, G_TOTAL1, G_WINNER, G_PASSES, G_PLACED0, G_PLACED1 = range(9)
-NUM_SUMMARY = 9
+# One finished game as the property tests and measurements read it: placement-ordered boards,
+# the areas through each placed tile, markers, the score pad, stacks and tile bookkeeping.
+SNAPSHOT_DTYPE = np.dtype(
+    [
+        ("steps", np.int32),
+        ("turn", np.int16),
+        ("winner", np.int8),
+        ("extent", np.int8, (2,)),
+        ("rewards", np.float64, (2,)),
+        ("total", np.int16, (2,)),
+        ("task_points", np.int16, (2, NUM_MARKER_TYPES)),
+        ("tasks_done", np.int8, (2, NUM_MARKER_TYPES)),
+        ("tasks_cancelled", np.int8, (2, NUM_MARKER_TYPES)),
+        ("flag_points", np.int16, (2, 3)),
+        ("longest", np.int16, (2, 2)),
+        ("open_markers", np.int8, (2,)),
+        ("n_placed", np.int16, (2,)),
+        ("tile", np.int16, (2, NUM_TILES)),  # in placement order
+        ("q", np.int8, (2, NUM_TILES)),
+        ("r", np.int8, (2, NUM_TILES)),
+        ("rot", np.int8, (2, NUM_TILES)),
+        ("mk_state", np.int8, (2, NUM_TILES)),
+        ("mk_type", np.int8, (2, NUM_TILES)),
+        ("mk_value", np.int8, (2, NUM_TILES)),
+        ("area_size", np.int16, (2, NUM_KINDS, NUM_TILES)),  # area of each kind through each tile, 0: none
+        ("area_open", np.int16, (2, NUM_KINDS, NUM_TILES)),
+        ("used", np.uint8, (2, NUM_TILES)),
+        ("unseen", np.uint8, (NUM_TILES,)),
+        ("land_n", np.int8),
+        ("land_pos", np.int8),
+        ("task_n", np.int8),
+        ("task_pos", np.int8),
+    ]
+)
 
 
 @njit(cache=True)
@@ -52,30 +84,116 @@ def play_out(s, action_seed: np.uint64) -> int:
 
 
 @njit(cache=True)
-def play_random_games(states, seeds, summary, board_tiles, board_rots) -> None:
-    """Reset ``states[0]`` with each seed and play it out; one summary row per game, and the final
-    boards (tile ids, rotations) into ``board_tiles``/``board_rots`` when they have a row for it."""
+def snapshot(s, snap, steps: int) -> None:
+    """Copy a finished (or running) game's record into a snapshot row."""
+    w = 2 * s.radius + 1
+    snap.steps = steps
+    snap.turn = s.turn
+    snap.winner = s.winner
+    snap.extent[:] = s.extent
+    snap.rewards[:] = s.rewards
+    snap.total[:] = s.total
+    snap.task_points[:, :] = s.task_points
+    snap.tasks_done[:, :] = s.tasks_done
+    snap.tasks_cancelled[:, :] = s.tasks_cancelled
+    snap.flag_points[:, :] = s.flag_points
+    snap.longest[:, :] = s.longest
+    snap.open_markers[:] = s.open_markers
+    snap.n_placed[:] = s.n_placed
+    snap.used[:, :] = s.used
+    snap.unseen[:] = s.unseen
+    snap.land_n = s.land_n
+    snap.land_pos = s.land_pos
+    snap.task_n = s.task_n
+    snap.task_pos = s.task_pos
+    snap.area_size[:, :, :] = 0
+    snap.area_open[:, :, :] = 0
+    for p in range(2):
+        for i in range(s.n_placed[p]):
+            c = s.order[p, i]
+            snap.tile[p, i] = s.cell_tile[p, c]
+            snap.q[p, i] = c % w - s.radius
+            snap.r[p, i] = c // w - s.radius
+            snap.rot[p, i] = s.cell_rot[p, c]
+            snap.mk_state[p, i] = s.cell_mk_state[p, c]
+            snap.mk_type[p, i] = s.cell_mk_type[p, c]
+            snap.mk_value[p, i] = s.cell_mk_value[p, c]
+            for k in range(NUM_KINDS):
+                lab = s.label[p, k, c]
+                if lab >= 0:
+                    snap.area_size[p, k, i] = s.area_size[p, k, lab]
+                    snap.area_open[p, k, i] = s.area_open[p, k, lab]
+
+
+@njit(cache=True)
+def play_random_games(states, seeds, snaps) -> None:
+    """Reset ``states[0]`` with each seed, play it out at random, snapshot the end into ``snaps[g]``."""
     s = states[0]
     for g in range(seeds.shape[0]):
         reset(s, seeds[g])
         steps = play_out(s, seeds[g] ^ np.uint64(0x5DEECE66D))
-        summary[g, G_STEPS] = steps
-        summary[g, G_TURNS] = s.turn
-        summary[g, G_EXTENT] = max(s.extent[0], s.extent[1])
-        summary[g, G_TOTAL0] = s.total[0]
-        summary[g, G_TOTAL1] = s.total[1]
-        summary[g, G_WINNER] = s.winner
-        passes = 0
-        for p in range(2):
-            for t in range(s.used.shape[1]):
-                if s.used[p, t] == 2:
-                    passes += 1
-        summary[g, G_PASSES] = passes
-        summary[g, G_PLACED0] = s.n_placed[0]
-        summary[g, G_PLACED1] = s.n_placed[1]
-        if g < board_tiles.shape[0]:
-            board_tiles[g] = s.cell_tile
-            board_rots[g] = s.cell_rot
+        snapshot(s, snaps[g], steps)
+
+
+@njit(cache=True)
+def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b):
+    """For each seed: play to a random point, then for each seat resample what it cannot see
+    (``determinize``) in a copy and compare its observation and mask with the original's.
+    Returns (positions checked, observations that changed, public fields that changed,
+    stack orders resampled, hidden choices of seat 0 resampled)."""
+    s = states[0]
+    t = states[1]
+    nc = (2 * s.radius + 1) ** 2
+    mask = np.empty(nc * 6 + 1, np.int8)
+    checked = 0
+    leaks = 0
+    public = 0
+    reshuffled = 0
+    repicked = 0
+    for g in range(seeds.shape[0]):
+        reset(s, seeds[g])
+        x = splitmix64(seeds[g] ^ np.uint64(0xABCDEF)) | np.uint64(1)
+        stop = int(x % np.uint64(84))  # every game lasts at least 84 steps
+        steps = 0
+        while not s.done and steps < stop:
+            n = legal_into(s, mask)
+            a, x = random_action(mask, n, x)
+            step(s, a)
+            steps += 1
+        if s.done:
+            continue
+        for seat in range(2):
+            observe_into(s, seat, obs_a, mask_a)
+            raw[1, :] = raw[0, :]
+            determinize(t, seat, splitmix64(x + np.uint64(seat)))
+            observe_into(t, seat, obs_b, mask_b)
+            checked += 1
+            same = True
+            for i in range(obs_a.shape[0]):
+                if obs_a[i] != obs_b[i]:
+                    same = False
+            for i in range(mask_a.shape[0]):
+                if mask_a[i] != mask_b[i]:
+                    same = False
+            if not same:
+                leaks += 1
+            for p in range(2):
+                for i in range(nc):
+                    if s.cell_tile[p, i] != t.cell_tile[p, i] or s.cell_rot[p, i] != t.cell_rot[p, i]:
+                        public += 1
+            for i in range(s.unseen.shape[0]):
+                if s.unseen[i] != t.unseen[i]:
+                    public += 1
+            moved = False
+            for i in range(s.land.shape[0]):
+                moved = moved or s.land[i] != t.land[i]
+            for i in range(s.task.shape[0]):
+                moved = moved or s.task[i] != t.task[i]
+            if moved:
+                reshuffled += 1
+            if s.pending[0] != t.pending[0]:
+                repicked += 1
+    return checked, leaks, public, reshuffled, repicked
 
 
 # The shared batch and rollout kernels (envs.engine.kernels), compiled against this core. Their
@@ -85,23 +203,31 @@ OBS_SIZE = obs_size(MAX_BOARD_RADIUS)
 compile_kernels(globals())
 
 
-def extent_histogram(games: int, radius: int = 24, first_seed: int = 0) -> np.ndarray:
-    """How far random games spread: counts of games by their farthest tile from the origin (steps),
-    on a board of ``radius`` (pick it well above the answer, so the rim never steers a game)."""
+def new_states(radius: int, count: int = 1) -> np.ndarray:
+    """``count`` zeroed state records for a board of ``radius`` with the default rule knobs."""
     from envs.dorfromantik_duel.core import state_dtype
-    from envs.dorfromantik_duel.rules import num_cells
 
-    states = np.zeros(1, state_dtype(radius))
+    states = np.zeros(count, state_dtype(radius))
     states["num_players"] = 2
     states["radius"] = radius
     states["distinct_rotations"] = 1
     states["forbid_doomed_tasks"] = 1
+    return states
+
+
+def random_games(games: int, radius: int, first_seed: int = 0) -> np.ndarray:
+    """Snapshots of ``games`` random games, seeds ``first_seed``.. (one compiled loop)."""
+    snaps = np.zeros(games, SNAPSHOT_DTYPE)
     seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
-    summary = np.zeros((games, NUM_SUMMARY), np.int64)
-    none_t = np.zeros((0, 2, num_cells(radius)), np.int16)
-    none_r = np.zeros((0, 2, num_cells(radius)), np.int8)
-    play_random_games(states, seeds, summary, none_t, none_r)
-    return np.bincount(summary[:, G_EXTENT], minlength=radius + 1)
+    play_random_games(new_states(radius), seeds, snaps)
+    return snaps
+
+
+def extent_histogram(games: int, radius: int = 24, first_seed: int = 0) -> np.ndarray:
+    """How far random games spread: counts of games by their farthest tile from the origin (steps),
+    on a board of ``radius`` (pick it well above the answer, so the rim never steers a game)."""
+    extent = random_games(games, radius, first_seed)["extent"].max(axis=1)
+    return np.bincount(extent, minlength=radius + 1)
 
 
 if __name__ == "__main__":  # python -m envs.dorfromantik_duel.kernels [games]: the measurement in the rules doc
