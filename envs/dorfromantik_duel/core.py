@@ -14,6 +14,7 @@ from numba import njit
 
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
+    DEFAULT_RADIUS,
     DIR_Q,
     DIR_R,
     DOUBLE_VALUE,
@@ -109,6 +110,9 @@ def state_dtype(radius: int) -> np.dtype:
             ("winner", np.int8),  # -1 while playing, else the winning seat, 2 for a draw
         ]
     )
+
+
+STATE_DTYPE = state_dtype(DEFAULT_RADIUS)  # the default config's layout; other radii: state_dtype(radius)
 
 
 # -- observation layout (see seeds/dorfromantik_duel.md) -----------------------------------
@@ -833,7 +837,12 @@ def setup_scenario(s) -> int:
 def determinize(s, seat: int, seed: np.uint64) -> None:
     """Resample what ``seat`` cannot see: the order of both stacks (which 3 landscape tiles are
     boxed included), the face-down markers' order, future chance, and for seat 1 a choice of
-    seat 0 not yet revealed (any legal one). Public facts (boards, counts, seen tiles) stay."""
+    seat 0 not yet revealed (any legal one). Public facts (boards, counts, seen tiles) stay.
+    The hidden parts are sorted first, so the result depends on the seat's view and ``seed`` only."""
+    s.land[s.land_pos : s.land_len].sort()
+    s.task[s.task_pos : s.task_n].sort()
+    for t in range(NUM_MARKER_TYPES):
+        s.markers[t, s.markers_pos[t] : s.markers_n[t]].sort()
     rng_seed(s, seed)
     rng_shuffle(s, s.land[s.land_pos :], s.land_len - s.land_pos)
     rng_shuffle(s, s.task[s.task_pos :], s.task_n - s.task_pos)

@@ -164,3 +164,31 @@ def test_hidden_parts_resampled_by_hand_do_not_show():
             np.testing.assert_array_equal(before["action_mask"], after["action_mask"])
             checked += 1
     assert checked == 80
+
+
+def test_determinize_depends_only_on_what_the_seat_saw():
+    """Two states that differ only in what a seat cannot see determinize to the same state."""
+    rng = np.random.default_rng(5)
+    for seed in range(30):
+        env = duel.raw_env()
+        env.reset(seed=seed)
+        for _ in range(int(rng.integers(0, 80))):
+            env.step(common.random_legal(env.action_mask(), rng))
+        seat = int(rng.integers(2))
+        a = env._states.copy()
+        b = env._states.copy()
+        t = b[0]
+        for key, pos, end in (("land", "land_pos", "land_len"), ("task", "task_pos", "task_n")):
+            t[key][int(t[pos]) : int(t[end])] = rng.permutation(t[key][int(t[pos]) : int(t[end])])
+        for k in range(7):
+            pos, n = int(t["markers_pos"][k]), int(t["markers_n"][k])
+            t["markers"][k, pos:n] = rng.permutation(t["markers"][k, pos:n])
+        t["rng"] = np.uint64(rng.integers(1, 2**63))
+        if seat == 1 and t["current"] == 1:
+            twin = env.clone()
+            twin._states[0]["current"] = 0
+            options = twin.legal_actions("player_0")
+            t["pending"][0] = options[int(rng.integers(len(options)))]
+        env.game.determinize_fn(a[0], seat, np.uint64(99))
+        env.game.determinize_fn(b[0], seat, np.uint64(99))
+        assert a.tobytes() == b.tobytes()
