@@ -148,8 +148,8 @@ def make_env(replay: Replay, render_mode: str | None = "ansi") -> Any:
     if replay.rules_version != built:
         raise ValueError(
             f"this replay was recorded with {name} rules version {replay.rules_version!r} "
-            f"(tabuleiro {replay.tabuleiro_version}); this build implements {built!r}, so the moves "
-            f"cannot be re-simulated. Replay it with tabuleiro {replay.tabuleiro_version}."
+            f"(tabuleiro {replay.tabuleiro_version}); this build implements {built!r}, so its moves "
+            f"cannot be re-simulated here: replay it with the tabuleiro version that recorded it"
         )
     if len(replay.agents) != len(env.possible_agents):
         raise ValueError(f"replay names {len(replay.agents)} agents for {len(env.possible_agents)} seats")
@@ -174,7 +174,7 @@ def steps(replay: Replay, env: Any) -> Iterator[Step]:
         try:
             a = game.action_from_name(name)
         except ValueError as exc:
-            raise ValueError(f"step {i} ({agent}): unknown action {name!r} for {game.name}: {exc}") from None
+            raise ValueError(f"step {i} ({agent}): {exc}") from None  # names the action and how names look
         legal = env.legal_actions()
         if a not in legal:
             shown = [game.action_name(x) for x in legal[:12]]
