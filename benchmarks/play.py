@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--opponents",
         default="heuristic",
         help="agent specs for the other seats in order, comma-separated; the last fills the rest "
-        "(default heuristic; e.g. random, ismcts:iterations=500)",
+        "(default heuristic; e.g. random, ismcts:iterations=500,exploration=1, heuristic*2)",
     )
     parser.add_argument("--seed", type=int, default=None, help="game seed (default: a fresh one, printed)")
     parser.add_argument("--save", default=None, metavar="FILE", help="write the finished game as a replay (JSON)")
@@ -41,9 +41,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _opponent_specs(text: str, count: int) -> list[str]:
-    specs = [s.strip() for s in text.split(",")] if text.strip() else []
-    if not specs or any(not s for s in specs):
-        raise ValueError(f"--opponents must list agent specs separated by commas, got {text!r}")
+    """One spec per other seat from ``--opponents`` (the arena's syntax: ``spec*n``, options after a spec)."""
+    from benchmarks.arena import parse_agents
+
+    try:
+        specs = parse_agents(text)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("--agents", "--opponents")) from None
     if len(specs) > count:
         raise ValueError(f"{len(specs)} opponents do not fit: the table has {count} other seat(s)")
     return specs + [specs[-1]] * (count - len(specs))
@@ -98,8 +102,11 @@ def run(args: argparse.Namespace) -> int:
     human.say("type a move's number or name; help lists the commands")
     try:
         result = play_game(env, agents, seed, record_actions=True)
-    except QuitGame as why:
-        human.say(f"game left ({why}) after {human.moves} of your moves; nothing saved")
+    except (QuitGame, KeyboardInterrupt) as why:
+        human.say(f"\ngame left ({why or 'interrupted'}) after {human.moves} of your moves; nothing saved")
+        return 0
+    except BrokenPipeError:  # the output was piped into a program that stopped reading (e.g. head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     human.say("\n=== game over ===")
     human.say(env.render())
