@@ -137,7 +137,7 @@ def _marks(ax: Axes, rec: np.void, p: int, c: int, cx: float, cy: float, size: f
     state = int(rec["cell_mk_state"][p, c])
     if state == MK_OPEN:
         t = int(rec["cell_mk_type"][p, c])
-        ax.add_patch(Circle((cx, cy), 0.55 * size, fc=MARKER_COLOURS[t], ec="white", lw=1))
+        ax.add_patch(Circle((cx, cy), min(0.55 * size, 15.0), fc=MARKER_COLOURS[t], ec="white", lw=1))
         ax.text(
             cx,
             cy,
@@ -149,7 +149,7 @@ def _marks(ax: Axes, rec: np.void, p: int, c: int, cx: float, cy: float, size: f
             color="white",
         )
     elif state == MK_DONE:
-        ax.add_patch(Circle((cx, cy), 0.45 * size, fc="#38761d", ec="white", lw=1))
+        ax.add_patch(Circle((cx, cy), min(0.45 * size, 12.0), fc="#38761d", ec="white", lw=1))
         ax.text(cx, cy, "\u2713", ha="center", va="center", fontsize=font, weight="bold", color="white")
     elif state == MK_CANCELLED:
         ax.text(cx, cy, "\u2717", ha="center", va="center", fontsize=font * 1.2, color="#222222")
@@ -190,7 +190,7 @@ def _side(ax: Axes, rec: np.void, seat: int | None) -> None:
     left_land = int(rec["land_n"]) - int(rec["land_pos"])
     left_task = int(rec["task_n"]) - int(rec["task_pos"])
     pads = [score_pad(rec, p) for p in range(2)]
-    names = ["you" if p == seat else f"player_{p}" for p in range(2)]
+    names = ["you" if p == seat else f"player {p}" for p in range(2)]  # no "_": its descent would shift the rows
     rows = [f"stacks: {left_land} landscape, {left_task} task", "", "score pad"]
     cols: list[list[str]] = [["", "", names[0]], ["", "", names[1]]]
     for row in PAD_ROWS:
@@ -227,13 +227,13 @@ def _legend(ax: Axes) -> None:
     for name, colour in zip(TERRAIN_NAMES, TERRAIN_COLOURS, strict=True):
         ax.add_patch(Polygon([(x, 9), (x + 12, 9), (x + 12, 21), (x, 21)], fc=colour, ec="#555555", lw=0.5))
         ax.text(x + 16, 15, name, fontsize=8.5, va="center")
-        x += 80
+        x += 76
     ax.text(
-        x,
+        x - 6,
         15,
-        "disc: open task marker and its value    \u2713 completed    \u2717 cancelled    pennant: flag"
-        "    thick line: closed territory",
-        fontsize=8.5,
+        "disc: open task marker and its value, in its terrain's colour (connection purple, double grey)   "
+        "\u2713 completed   \u2717 cancelled   pennant: flag   thick line: closed territory",
+        fontsize=8,
         va="center",
         color="#444444",
     )
