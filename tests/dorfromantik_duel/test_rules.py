@@ -105,6 +105,10 @@ def test_both_players_place_the_same_tile():
     s = env.core_state
     assert (s.used[0] > 0).tolist() == (s.used[1] > 0).tolist()
     assert s.n_placed.tolist() == [15, 15]
+    first = [s.order[p, 0] for p in (0, 1)]  # the first tile, a task tile: both took the same marker
+    assert s.cell_tile[0, first[0]] == s.cell_tile[1, first[1]]
+    assert s.cell_mk_type[0, first[0]] == s.cell_mk_type[1, first[1]] >= 0
+    assert s.cell_mk_value[0, first[0]] == s.cell_mk_value[1, first[1]] >= 3
 
 
 # -- placement -----------------------------------------------------------------------------
@@ -170,6 +174,14 @@ def test_marker_is_cancelled_when_its_territory_is_closed_below_n():
     place(env, "place q=0 r=-1 rot=0")
     assert marker(env, 0, 0, 0) == ("cancelled", 4)
     assert pad(env, 0)["forest tasks"] == 0 and env.core_state.tasks_cancelled[0, 0] == 1
+
+
+def test_all_edges_of_one_terrain_on_a_tile_are_one_area():
+    # L16 MWMWMW has three separate forest edges; forests touching two of them are one territory
+    board = [["L16", 0, 0, 0], ["L17", 1, 0, 0], ["L32", -1, 1, 0]]
+    env = table(board, tasks=["T03"], markers={"forest": [4]}, landscape=["L03"])
+    place(env, "place q=0 r=-1 rot=4")  # T03 touches L16's third forest edge: 4 tiles
+    assert marker(env, 0, 0, -1) == ("completed", 4)
 
 
 # Manual p.6: a village territory of 3 whose only open edges face the empty cell q=0 r=0, from NE and E.
