@@ -39,7 +39,7 @@ def render_table(rec: np.void, seat: int | None) -> str:
     ]
     if rec["done"]:
         w = int(rec["winner"])
-        lines.append("game over: " + ("draw" if w == core.DRAW else f"{who[w]} wins"))
+        lines.append("game over: " + ("draw" if w == core.DRAW else ("you win" if w == seat else f"{who[w]} wins")))
     else:
         lines.append(f"to act: {who[int(rec['current'])]}")
     head = ["segment"] + [
