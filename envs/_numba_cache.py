@@ -14,6 +14,9 @@ from pathlib import Path
 import numba
 
 COMPILED_PACKAGES = ("envs", "agents")  # packages that hold @njit(cache=True) code
+# Modules no compiled code reads (text and pictures): editing them needs no recompile. Every
+# other file counts, since compiled code bakes in the constants it imports (e.g. card tables).
+PRESENTATION_ONLY = frozenset({"render.py", "picture.py", "_picture.py"})
 
 
 def source_digest(root: Path) -> str:
@@ -21,10 +24,10 @@ def source_digest(root: Path) -> str:
     h = hashlib.sha256(f"{numba.__version__} {sys.version_info[:3]}".encode())
     for package in COMPILED_PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
-            text = path.read_bytes()
-            if b"numba" in text or b"njit" in text:  # only files that compile (or feed) numba code
-                h.update(str(path.relative_to(root)).encode())
-                h.update(text)
+            if path.name in PRESENTATION_ONLY:
+                continue
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
