@@ -44,6 +44,7 @@ class ISMCTSAgent:
         self.game = game_name(game)
         module = search_module(self.game)
         self._search = module.ismcts_iterate
+        self._root_candidates = getattr(module, "root_candidates", None)
         if exploration is None:
             exploration = getattr(module, "EXPLORATION", DEFAULT_EXPLORATION)
         self.iterations = DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations
@@ -80,6 +81,9 @@ class ISMCTSAgent:
         if buf is None:
             buf = self._buffers[root.dtype] = _Buffers(root, game.num_actions, game.num_players)
         buf.load(root)
+        buf.root_mask[:] = 1
+        if self._root_candidates is not None:
+            self._root_candidates(root, seat, game, seed, buf.root_mask)
         n_nodes = 1
         done = 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -90,7 +94,8 @@ class ISMCTSAgent:
             buf.ensure(n_nodes + count)
             n_nodes = self._search(
                 buf.root_bytes, buf.work, buf.work_bytes, seat, np.uint64(seed), done, count, self.exploration,
-                buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.child_of, buf.untried, buf.path, buf.returns, buf.util,
+                buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.root_mask, buf.child_of, buf.untried, buf.path,
+                buf.returns, buf.util,
             )  # fmt: skip
             done += count
             if deadline is not None and time.perf_counter() >= deadline:
@@ -114,6 +119,7 @@ class _Buffers:
         self.work = np.zeros(1, root.dtype)
         self.work_bytes = self.work.view(np.uint8)
         self.mask = np.zeros(num_actions, np.int8)
+        self.root_mask = np.ones(num_actions, np.int8)
         self.child_of = np.full(num_actions, -1, np.int32)
         self.untried = np.zeros(num_actions, np.int32)
         self.returns = np.zeros(len(root[0]["rewards"]), np.float64)

@@ -13,11 +13,15 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with UCT. One iter
 2. descend the tree, keyed by action sequences from the root, choosing among the children
    legal in this determinization by UCB with availability counts (a child's exploration
    term uses how often it was legal, not the parent's visits);
-3. expand one untried legal action, play to the end with the compiled ``random_playout``
+3. expand one untried legal action (uniformly at random, or by the game module's
+   ``expand_action(s, untried, n_untried, r)``), play to the end with the compiled ``random_playout``
    (or, where the game module sets ``ROLLOUT_STEPS >= 0``, that many random steps only:
    its ``utility`` then evaluates unfinished positions);
 4. back up ``utility(s, returns, u)`` (each seat's result in [0, 1]): each node gets the
    value of the seat that made its move.
+
+``root_mask`` limits the actions searched at the root (all legal ones by default; a game
+module's ``root_candidates`` may narrow a huge action set to the promising few).
 
 A game module may set ``OPPONENTS_IN_TREE = False``: the tree then holds only the searching
 seat's own decisions (keyed by its own action sequence) and the other seats move by the
@@ -46,7 +50,7 @@ def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
 
 @njit(cache=True)
 def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_explore, tree_i, tree_f, n_nodes,
-                   mask, child_of, untried, path, returns, util):
+                   mask, root_mask, child_of, untried, path, returns, util):
     s = work[0]
     for it in range(first, first + count):
         work_bytes[:] = root_bytes
@@ -65,6 +69,9 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
                     returns[p] += s.rewards[p]
                 continue
             legal_into(s, mask)
+            if depth == 0:
+                for a in range(mask.shape[0]):
+                    mask[a] &= root_mask[a]
             c = tree_i[node, 2]
             while c >= 0:
                 if tree_i[c, 1] == mover:
@@ -83,7 +90,7 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
                 c = tree_i[c, 3]
             if n_untried > 0:
                 r = splitmix64(r)
-                a = untried[np.uint64(r) % np.uint64(n_untried)]
+                a = expand_action(s, untried, n_untried, r)
                 child = n_nodes
                 n_nodes += 1
                 tree_i[child, 0] = a
@@ -125,6 +132,12 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
     return n_nodes
 """
 
+DEFAULT_EXPAND = """
+@njit(cache=True)
+def expand_action(s, untried, n_untried, r):
+    return untried[np.uint64(r) % np.uint64(n_untried)]
+"""
+
 
 def compile_search(namespace: dict) -> None:
     """Define ``ismcts_iterate`` inside a game's search module (see the module docstring)."""
@@ -140,4 +153,6 @@ def compile_search(namespace: dict) -> None:
     namespace.setdefault("ROLLOUT_STEPS", -1)
     namespace.setdefault("OPPONENTS_IN_TREE", True)
     namespace.update(np=np, njit=njit, splitmix64=splitmix64)
+    if "expand_action" not in namespace:
+        exec(compile(DEFAULT_EXPAND, namespace["__file__"], "exec"), namespace)
     exec(compile(SEARCH_SOURCE, namespace["__file__"], "exec"), namespace)
