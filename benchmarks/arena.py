@@ -218,11 +218,10 @@ def run_arena(
     default_players = len(envs.make(game, **config).possible_agents)
     specs = lineup_for(agents, players if players is not None else max(default_players, len(agents)))
     k = len(specs)
-    if k != default_players:
-        if "num_players" in {f for f in envs.make(game).game.config_cls.__dataclass_fields__}:
-            config["num_players"] = k
-        else:
-            raise ValueError(f"{game} seats {default_players} players, got {k} agents")
+    if "num_players" in envs.make(game).game.config_cls.__dataclass_fields__:
+        config["num_players"] = k
+    elif k != default_players:
+        raise ValueError(f"{game} seats {default_players} players, got {k} agents")
     for s in specs:
         parse_spec(s)  # unknown names and malformed options fail here, before any process starts
     from agents.registry import make_agent
