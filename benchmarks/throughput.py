@@ -64,7 +64,7 @@ def raw_rates(game: str, threads: int, batch: int, seconds: float, repeats: int)
     try:
         env = BatchEnv(game, batch, seed=0)
         env.reset()
-        steps_per_call = max(1, 20_000 // batch)
+        steps_per_call = max(20, 200_000 // batch)  # long calls: thread start-up and barriers amortized
         env.random_steps(steps_per_call, seed=1)  # compile and warm
         games = [0]
         calls = [0]
