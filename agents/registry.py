@@ -57,6 +57,8 @@ def _rllib(game: str, seed: int | None, options: dict[str, str], path: str) -> A
         rllib_policy = importlib.import_module("agents.rllib_policy")
     except ImportError as exc:
         raise ValueError(f"rllib agents need agents.rllib_policy and the rl extra: {exc}") from None
+    if seed is not None and "seed" not in options:
+        options = dict(options, seed=str(seed))
     return rllib_policy.load_agent(path, game, **options)
 
 

@@ -113,6 +113,13 @@ def _cached(key: tuple, build: Any) -> Any:
     return _WORKER_CACHE[key]
 
 
+def _warmed_up(agent: Any, env: Any) -> Any:
+    """The agent after one move in a fresh game: compiled code loads before any move is timed."""
+    env.reset(seed=0)
+    agent.act(env.observe(env.agent_selection), env)
+    return agent
+
+
 def play_one(task: dict[str, Any]) -> dict[str, Any]:
     """Play the game described by ``task`` (game, config, specs, index, seed, players) and record it."""
     import envs
@@ -124,7 +131,7 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
     lineup = rotation(task["index"], task["players"])
     seated = [
         _cached(("agent", game, json.dumps(config, sort_keys=True), task["specs"][who], seat),
-                lambda who=who: _Timed(make_agent(task["specs"][who], game)))
+                lambda who=who: _Timed(_warmed_up(make_agent(task["specs"][who], game), env)))
         for seat, who in enumerate(lineup)
     ]  # fmt: skip
     result = play_game(env, seated, seed=task["seed"], record_actions=bool(task.get("replays")))
@@ -256,7 +263,7 @@ def run_arena(
             illegal[who] += r["illegal"][seat]
     for i, row in enumerate(report["agents"]):
         row["spec"] = specs[i]
-        row["seconds_per_move"] = think[i] / decisions[i] if decisions[i] else 0.0
+        row["seconds_per_move"] = float(think[i] / decisions[i]) if decisions[i] else 0.0
         row["slowest_move"] = float(slowest[i])
         row["illegal_moves"] = int(illegal[i])
     seat_counts = [[0] * k for _ in range(k)]
