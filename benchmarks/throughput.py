@@ -80,9 +80,9 @@ def raw_rates(game: str, threads: int, batch: int, seconds: float, repeats: int)
         numba.set_num_threads(previous)
 
 
-def batch_api_rate(game: str, batch: int, seconds: float, repeats: int) -> float:
+def batch_api_rate(game: str, batch: int, seconds: float, repeats: int, threads: int | None = None) -> float:
     """Steps/s of BatchEnv.step from Python, observations and masks returned every step."""
-    env = BatchEnv(game, batch, seed=0)
+    env = BatchEnv(game, batch, seed=0, threads=threads)
     _, masks, _ = env.reset()
     rng = np.random.default_rng(0)
     state = {"masks": masks}
@@ -241,7 +241,11 @@ def run_bench(
         "skipped": why,
     }
     for g in games:
-        r = results["games"][g] = {"raw": {}, "bytes_per_state": int(envs.make(g).game.new_state().dtype.itemsize)}
+        r = results["games"][g] = {
+            "raw": {},
+            "batch_api": {},
+            "bytes_per_state": int(envs.make(g).game.new_state().dtype.itemsize),
+        }
         for t in thread_counts:
             for n in sizes:
                 jobs.append(
@@ -250,7 +254,13 @@ def run_bench(
                         _store(r["raw"], f"{t}x{n}", lambda g=g, t=t, n=n: raw_rates(g, t, n, seconds, repeats)),
                     )
                 )
-        jobs.append((f"{g} batch API", _store(r, "batch_api", lambda g=g: batch_api_rate(g, 256, seconds, repeats))))
+        for t in thread_counts:
+            jobs.append(
+                (
+                    f"{g} batch API {t}T",
+                    _store(r["batch_api"], str(t), lambda g=g, t=t: batch_api_rate(g, 256, seconds, repeats, t)),
+                )
+            )
         jobs.append(
             (f"{g} AEC env()", _store(r, "aec", lambda g=g: aec_loop_rate(envs.game_module(g).env, seconds, repeats)))
         )
@@ -323,7 +333,8 @@ def format_table(results: dict) -> str:
         for key, (steps, games) in r["raw"].items():
             threads, batch = key.split("x")
             lines.append(f"{g + f' raw kernel, {threads} thread(s), {batch} games':<56}{steps:>14,.0f}{games:>12,.0f}")
-        lines.append(f"{g + ' batch API from Python (256 games, obs+mask)':<56}{r['batch_api']:>14,.0f}")
+        for t, rate in r["batch_api"].items():
+            lines.append(f"{g + f' batch API from Python, {t} thread(s), 256 games':<56}{rate:>14,.0f}")
         lines.append(f"{g + ' AEC env() loop (obs+mask every turn)':<56}{r['aec']:>14,.0f}")
         if r.get("ismcts_iterations_per_s"):
             lines.append(f"{g + ' IS-MCTS iterations/s':<56}{r['ismcts_iterations_per_s']:>14,.0f}")
@@ -353,7 +364,8 @@ def plot(results: dict, path: str) -> None:
     for g, r in results["games"].items():
         short = g.replace("_v0", "")
         raw1 = max(v[0] for k, v in r["raw"].items() if k.startswith("1x"))
-        for label, v in ((f"{short} raw 1T", raw1), (f"{short} batch API", r["batch_api"]), (f"{short} AEC", r["aec"])):
+        batch1 = r["batch_api"].get("1", 0.0)
+        for label, v in ((f"{short} raw 1T", raw1), (f"{short} batch API 1T", batch1), (f"{short} AEC", r["aec"])):
             labels.append(label)
             values.append(v)
             colours.append("tab:blue")

@@ -6,8 +6,11 @@ reset at once (seeded from its own generator), and its final rewards are reporte
 in the step that finished it.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import numba
 import numpy as np
 
 from envs.engine.game import Game
@@ -23,7 +26,9 @@ class BatchEnv:
     the one ``reset(seed=int(env.episode_seeds[i]))`` plays.
     """
 
-    def __init__(self, game: str | Game, num_envs: int, seed: int = 0, **config: Any) -> None:
+    def __init__(
+        self, game: str | Game, num_envs: int, seed: int = 0, threads: int | None = None, **config: Any
+    ) -> None:
         if isinstance(game, str):
             import envs
 
@@ -32,6 +37,11 @@ class BatchEnv:
             raise ValueError("pass config keywords with a game name, not with a Game instance")
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
+            raise ValueError(f"threads must be None or 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
+        # None: every core. On a busy machine (e.g. beside RLlib env runners) 1 is far faster:
+        # a parallel region waits for its slowest thread, and a preempted thread costs a time slice.
+        self.threads = threads
         self.game = game
         self.num_envs = num_envs
         self.num_players = game.num_players
@@ -52,20 +62,23 @@ class BatchEnv:
         if seed is not None:
             self._seed = seed
         self.episode_seeds[:] = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(self._seed % 2**64)
-        self._k.batch_reset(self.states, self.episode_seeds)
+        with self._threads():
+            self._k.batch_reset(self.states, self.episode_seeds)
         self._ready = True
         return self.observe()
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Observation and mask of the seat to act in every game (copies), and those seats."""
         self._check_ready()
-        self._k.batch_observe(self.states, self.obs, self.masks)
+        with self._threads():
+            self._k.batch_observe(self.states, self.obs, self.masks)
         return self.obs.copy(), self.masks.copy(), self.states["current"].astype(np.int64)
 
     def legal_mask(self) -> np.ndarray:
         """The mask of the seat to act in every game (a copy)."""
         self._check_ready()
-        self._k.batch_legal_mask(self.states, self.masks)
+        with self._threads():
+            self._k.batch_legal_mask(self.states, self.masks)
         return self.masks.copy()
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -76,7 +89,8 @@ class BatchEnv:
             raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got {a.dtype} {a.shape}")
         if a.size and (a.min() < 0 or a.max() >= self.game.num_actions):
             raise ValueError(f"actions must be in [0, {self.game.num_actions})")
-        bad = self._k.batch_step(self.states, a.astype(np.int64), self._rewards, self._dones, self.episode_seeds)
+        with self._threads():
+            bad = self._k.batch_step(self.states, a.astype(np.int64), self._rewards, self._dones, self.episode_seeds)
         if bad >= 0:
             from envs.engine.aec import IllegalActionError
 
@@ -90,7 +104,20 @@ class BatchEnv:
     def random_steps(self, steps_per_game: int, seed: int = 0) -> int:
         """Random legal play inside the compiled loop (raw speed); returns games finished."""
         self._check_ready()
-        return int(self._k.random_steps(self.states, np.uint64(seed), int(steps_per_game)))
+        with self._threads():
+            return int(self._k.random_steps(self.states, np.uint64(seed), int(steps_per_game)))
+
+    @contextmanager
+    def _threads(self) -> Iterator[None]:
+        if self.threads is None:
+            yield
+            return
+        previous = numba.get_num_threads()
+        numba.set_num_threads(self.threads)
+        try:
+            yield
+        finally:
+            numba.set_num_threads(previous)
 
     def _check_ready(self) -> None:
         if not self._ready:

@@ -72,3 +72,15 @@ def test_bad_batch_input_is_rejected():
         batch.step(actions)
     with pytest.raises(ValueError, match="num_envs"):
         BatchEnv("capivari_v0", 0)
+    with pytest.raises(ValueError, match="threads"):
+        BatchEnv("capivari_v0", 2, threads=0)
+
+
+def test_one_thread_plays_the_same_games_as_all_cores():
+    results = []
+    for threads in (1, None):
+        batch = BatchEnv("capivari_v0", 64, seed=9, threads=threads)
+        batch.reset()
+        batch.random_steps(300, seed=4)
+        results.append(batch.states.copy())
+    assert results[0].tobytes() == results[1].tobytes()
