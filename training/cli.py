@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", help="run folder (default runs/GAME-DATE-TIME; with --resume, the resumed folder)")
     parser.add_argument("--resume", metavar="DIR", help="continue an interrupted run from its folder or checkpoint")
     parser.add_argument("--num-env-runners", type=int, help="remote sampling processes (default 0: sample here)")
-    parser.add_argument("--envs-per-runner", type=int, help="games stepped side by side per env runner (default 8)")
+    parser.add_argument("--envs-per-runner", type=int, help="games stepped side by side per env runner (default 32)")
     parser.add_argument("--num-learners", type=int, help="remote learner processes (default 0: learn here)")
     parser.add_argument("--address", help="an existing Ray cluster, e.g. 'auto' after `ray start --head`")
     parser.add_argument("--seed", type=int, default=0, help="seeds the networks, opponent draws and games")

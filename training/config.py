@@ -29,7 +29,7 @@ class TrainSettings:
     game_config: dict = field(default_factory=dict)
     seed: int = 0
     num_env_runners: int = 0
-    num_envs_per_env_runner: int = 8
+    num_envs_per_env_runner: int = 32  # measured on 2 busy cores: 30% faster iterations than 8
     num_learners: int = 0
     train_batch_size: int = 4000
     minibatch_size: int = 500
@@ -48,7 +48,8 @@ class TrainSettings:
 
 # per-game departures from the defaults above (bigger spaces want bigger batches)
 GAME_PRESETS: dict[str, dict[str, Any]] = {
-    "capivari_v0": {},
+    # random is beaten within minutes; the heuristic is the opponent worth the samples
+    "capivari_v0": {"lr": 5e-4, "pool": PoolWeights(random=0.25, heuristic=0.6, snapshot=0.15)},
     "horizonte_v0": {"train_batch_size": 6000, "hiddens": (512, 256), "pool": PoolWeights(0.4, 0.3, 0.3, 0.0)},
     # the default radius-17 board gives 117,847 inputs and 7,351 actions, beyond what an MLP learns in minutes on
     # 2 cores; random games never reach a radius-6 board's edge (no forced passes in 200 games), so train there

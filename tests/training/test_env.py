@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import envs
+from training.config import settings_for
 from training.env import SelfPlayEnv, outcome
 from training.masking_module import MASK_KEY, OBS_KEY
 from training.opponents import PoolWeights
@@ -31,7 +32,8 @@ def play(env: SelfPlayEnv, seed: int | None = None) -> tuple[dict, dict, set]:
 
 @pytest.mark.parametrize("game", sorted(envs.GAMES))
 def test_a_game_against_random_reports_main_only(game):
-    env = SelfPlayEnv({"game": game, "pool": {"random": 1, "heuristic": 0, "snapshot": 0}, "seed": 1})
+    config = settings_for(game).game_config  # the table training uses
+    env = SelfPlayEnv({"game": game, "game_config": config, "pool": {"random": 1, "heuristic": 0, "snapshot": 0}})
     totals, infos, seen = play(env, seed=5)
     assert len(seen) == 1
     ((agent, info),) = infos.items()
