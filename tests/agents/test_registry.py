@@ -47,3 +47,10 @@ def test_bad_specs_say_what_is_wrong(spec, match):
 def test_unknown_game_is_named():
     with pytest.raises(ValueError, match="unknown game"):
         make_agent("random", "chess")
+
+
+def test_iterations_per_second_reports_a_rate():
+    from agents.ismcts import iterations_per_second
+
+    rate = iterations_per_second("capivari_v0", seconds=0.05)
+    assert rate > 0 and rate == rate  # a positive, finite figure; its size belongs to the bench
