@@ -55,9 +55,13 @@ GAME_PRESETS: dict[str, dict[str, Any]] = {
     # 2 cores; random games never reach a radius-6 board's edge (no forced passes in 200 games), so train there
     "dorfromantik_duel_v0": {
         "game_config": {"board_radius": 6},
+        # learning dominates here (16,471 inputs): a narrower first layer and fewer epochs; random-heavy pool
+        # because against the heuristic an untrained policy never wins, and a +-1 reward needs some wins
         "train_batch_size": 2000,
         "minibatch_size": 250,
-        "hiddens": (256, 256),
+        "num_epochs": 4,
+        "hiddens": (128, 128),
+        "pool": PoolWeights(random=0.5, heuristic=0.3, snapshot=0.2),
     },
 }
 

@@ -11,6 +11,8 @@ The budget (``minutes`` or ``iterations``) is the run's total across resumes.
 import json
 import os
 import shutil
+import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, replace
@@ -123,6 +125,17 @@ def save_checkpoint(algo: Any, out: Path, meta: dict[str, Any]) -> Path:
     return final
 
 
+def _terminate_as_interrupt() -> Any:
+    """SIGTERM (``kill``, a scheduler, a preempted node) ends the run like Ctrl-C: with a checkpoint."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, handler)
+
+
 def _trim_progress(path: Path, last_iteration: int) -> None:
     """Drop rows logged after the checkpoint being resumed (they are about to be redone)."""
     if path.is_file():
@@ -203,6 +216,7 @@ def _run(
         # no iteration starts that would end past the time budget (judged by the last one)
         return budget_s is None or state["elapsed_s"] + last_s <= budget_s
 
+    previous = _terminate_as_interrupt()
     try:
         with (out / PROGRESS).open("a") as log:
             while more():
@@ -221,6 +235,9 @@ def _run(
                     saved_at = state["iteration"]
     except KeyboardInterrupt:
         echo("interrupted: saving a checkpoint to resume from (tabuleiro train --resume)")
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     if state["iteration"] > saved_at or not (out / CHECKPOINT).exists():
         save_checkpoint(algo, out, meta())
     echo(f"checkpoint: {out / CHECKPOINT}  ({state['iteration']} iterations, {state['elapsed_s'] / 60:.1f} min)")

@@ -1,0 +1,62 @@
+"""The training loop's plumbing that needs no Ray: settings round trip, budgets, signals, progress lines."""
+
+import os
+import signal
+
+import pytest
+
+from training.config import settings_for
+from training.loop import (
+    _terminate_as_interrupt,
+    find_checkpoint,
+    format_progress,
+    settings_from_json,
+    settings_to_json,
+    train,
+)
+
+
+def test_settings_round_trip_through_json():
+    s = settings_for("horizonte", game_config={"num_players": 5}, seed=4)
+    assert settings_from_json(settings_to_json(s)) == s
+
+
+def test_presets_apply_and_overrides_win():
+    s = settings_for("dorfromantik_duel", train_batch_size=99)
+    assert s.game == "dorfromantik_duel_v0" and s.game_config == {"board_radius": 6} and s.train_batch_size == 99
+
+
+@pytest.mark.parametrize("budget", [{}, {"minutes": 0}, {"iterations": 0}])
+def test_a_budget_is_required(tmp_path, budget):
+    with pytest.raises(ValueError, match="budget"):
+        train(settings_for("capivari"), tmp_path, **budget)
+
+
+def test_resume_needs_a_checkpoint(tmp_path):
+    with pytest.raises(ValueError, match="no tabuleiro checkpoint"):
+        find_checkpoint(tmp_path)
+
+
+def test_sigterm_becomes_an_interrupt():
+    previous = _terminate_as_interrupt()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):  # the handler runs between bytecodes
+                pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_progress_line_shows_rates_and_pool():
+    row = {
+        "iteration": 12,
+        "elapsed_s": 151.0,
+        "steps_per_s": 702.4,
+        "loss": 0.1234,
+        "opponents": {"random": {"games": 230, "win_rate": 0.83}, "self": {"games": 10}},
+        "snapshots": ["main_v1", "main_v2"],
+        "new_snapshot": "main_v2",
+    }
+    line = format_progress(row)
+    assert line.split() == "iter 12 2:31 steps/s 702 loss 0.123 random 83% (230) pool 2 +main_v2".split()
