@@ -41,7 +41,7 @@ class TrainSettings:
     clip_param: float = 0.2
     hiddens: tuple[int, ...] = (256, 256)
     pool: PoolWeights = field(default_factory=PoolWeights)
-    snapshot_threshold: float = 0.6
+    snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
     max_snapshots: int = 6
 
@@ -79,6 +79,13 @@ def settings_for(game: str, **overrides: Any) -> TrainSettings:
     return replace(base, **merged)
 
 
+def snapshot_threshold(s: TrainSettings) -> float:
+    """Win rate main needs against the gate before a snapshot: given, or 0.1 above an even share of wins."""
+    if s.snapshot_threshold is not None:
+        return s.snapshot_threshold
+    return 1.0 / len(envs.make(s.game, **s.game_config).possible_agents) + 0.1
+
+
 def build_config(s: TrainSettings) -> PPOConfig:
     """The PPOConfig (new API stack) for these settings; ``build_algo()`` it inside a running Ray."""
     register()
@@ -88,7 +95,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "pool": asdict(s.pool),
         "seed": s.seed,
         "league": {
-            "threshold": s.snapshot_threshold,
+            "threshold": snapshot_threshold(s),
             "min_games": s.snapshot_min_games,
             "max_snapshots": s.max_snapshots,
         },
