@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         players = args.players or TARGETS.get(game, {}).get("players")
         settings = settings_for(game, game_config=game_config_for(game, players) or None, seed=args.seed)
         run = Path(args.out or f"runs/learning-{game.rsplit('_v', 1)[0]}")
-        train(settings, run, minutes=args.minutes, checkpoint_every=20)
+        train(settings, run, minutes=args.minutes, checkpoint_every=20, echo=lambda line: print(line, flush=True))
     report = summarize(run)
     if "evaluation" not in report:
         meta = json.loads((run / "checkpoint" / "tabuleiro_train.json").read_text())
