@@ -23,6 +23,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 import envs
 from training.masking_module import MASK_KEY, OBS_KEY
 from training.opponents import OpponentPool, PoolWeights
+from training.shaping import potential
 
 ENV_NAME = "tabuleiro_selfplay"
 
@@ -37,7 +38,8 @@ class SelfPlayEnv(MultiAgentEnv):
     """One game of ``config["game"]`` per episode: main's seats are agents, the pool plays the others.
 
     ``config``: ``game`` (name), ``game_config`` (the game's keyword config, e.g. ``num_players``),
-    ``pool`` (``PoolWeights`` fields as a dict), ``seed`` (mixed into each env's generator).
+    ``pool`` (``PoolWeights`` fields as a dict), ``seed`` (mixed into each env's generator),
+    ``shaping`` (a ``training.shaping`` potential name, or None) and ``gamma`` (the learner's discount).
     """
 
     metadata = {"render_modes": []}
@@ -69,6 +71,8 @@ class SelfPlayEnv(MultiAgentEnv):
         self._base_seed = config.get("seed")
         self._rng = np.random.default_rng([self._worker, 0 if self._base_seed is None else self._base_seed])
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._phi = potential(config["shaping"]) if config.get("shaping") else None
+        self._gamma = float(config.get("gamma", 1.0))
         self.kind = self.opponent = ""
         self._main: set[int] = set()
         self._opponents: dict[int, Any] = {}
@@ -99,6 +103,7 @@ class SelfPlayEnv(MultiAgentEnv):
             self.aec.reset(seed=int(self._rng.integers(2**63)))
             self._returns = np.zeros(self.num_seats)
             self._reported = np.zeros(self.num_seats)
+            self._last_phi = np.zeros(self.num_seats)
             self._seen: set[int] = set()
             self.turns = 0
             self._advance()
@@ -106,6 +111,7 @@ class SelfPlayEnv(MultiAgentEnv):
                 break
         agent = self.aec.agent_selection
         self._seen.add(self._seat_of[agent])
+        self._shaped(agent)  # records the first potential; no reward before the first decision
         return {agent: self._obs(agent)}, {agent: {}}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
@@ -116,8 +122,11 @@ class SelfPlayEnv(MultiAgentEnv):
             return self._final()
         agent = self.aec.agent_selection
         seat = self._seat_of[agent]
-        self._seen.add(seat)
-        reward = self._returns[seat] - self._reported[seat]
+        shaped = self._shaped(agent)
+        if seat not in self._seen:  # a mirror game's other seat, deciding for the first time
+            self._seen.add(seat)
+            shaped = 0.0
+        reward = self._returns[seat] - self._reported[seat] + shaped
         self._reported[seat] = self._returns[seat]
         return (
             {agent: self._obs(agent)},
@@ -130,6 +139,16 @@ class SelfPlayEnv(MultiAgentEnv):
     # internals ----------------------------------------------------------------
     def _over(self) -> bool:
         return all(self.aec.terminations.values()) or all(self.aec.truncations.values())
+
+    def _shaped(self, agent: str, final: bool = False) -> float:
+        """gamma * phi(now) - phi(at the seat's previous decision); phi is 0 once the game is over."""
+        if self._phi is None:
+            return 0.0
+        seat = self._seat_of[agent]
+        now = 0.0 if final else self._phi(self.aec.infos.get(agent, {}))
+        bonus = (0.0 if final else self._gamma * now) - self._last_phi[seat]
+        self._last_phi[seat] = now
+        return float(bonus)
 
     def _obs(self, agent: str) -> dict[str, np.ndarray]:
         o = self.aec.observe(agent)
@@ -155,7 +174,7 @@ class SelfPlayEnv(MultiAgentEnv):
         for seat in sorted(self._seen):
             agent = self.possible_agents[seat]
             obs[agent] = self._obs(agent)
-            rewards[agent] = float(self._returns[seat] - self._reported[seat])
+            rewards[agent] = float(self._returns[seat] - self._reported[seat]) + self._shaped(agent, final=True)
             self._reported[seat] = self._returns[seat]
             infos[agent] = {
                 "opponent": self.kind,

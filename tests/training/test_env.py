@@ -97,3 +97,23 @@ def test_pool_weights_parse_and_validate():
     for bad in ("robot=1", "random=x", "random=0", "random=-1"):
         with pytest.raises(ValueError):
             PoolWeights.parse(bad)
+
+
+def test_shaping_telescopes_to_the_game_reward():
+    """Potential-based shaping adds gamma*phi' - phi per decision and -phi at the end: with gamma 1 the
+    shaped return is the game's return minus phi at main's first decision."""
+    base = {"game": "dorfromantik_duel_v0", "game_config": {"board_radius": 6}, "pool": {"random": 1, "heuristic": 0}}
+    env = SelfPlayEnv(base | {"shaping": "duel_margin", "gamma": 1.0})
+    obs, _ = env.reset(seed=4)
+    phi0 = float(env._last_phi[env._seat_of[next(iter(obs))]])
+    total = 0.0
+    while True:
+        ((agent, o),) = obs.items()
+        obs, rewards, terms, _, infos = env.step({agent: int(np.flatnonzero(o[MASK_KEY])[-1])})
+        total += sum(rewards.values())
+        if terms["__all__"]:
+            break
+    ((agent, info),) = infos.items()
+    assert total == pytest.approx(info["score"] - phi0)
+    with pytest.raises(ValueError, match="unknown reward shaping"):
+        SelfPlayEnv(base | {"shaping": "nope"})
