@@ -18,6 +18,7 @@ from agents.heuristics.dorfromantik_duel import action_values, board_value
 from agents.search.kernel import compile_search
 from envs.dorfromantik_duel.core import (  # noqa: F401
     NO_TILE,
+    determinize,
     legal_into,
     neighbour,
     play_action,
@@ -25,7 +26,6 @@ from envs.dorfromantik_duel.core import (  # noqa: F401
     step,
     tile_edge,
 )
-from envs.dorfromantik_duel.determinize import determinize  # noqa: F401
 from envs.dorfromantik_duel.kernels import pick_random_action, random_playout  # noqa: F401
 from envs.dorfromantik_duel.rules import NUM_ROT
 from envs.engine.rng import splitmix64

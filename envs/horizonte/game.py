@@ -6,6 +6,7 @@ import numpy as np
 
 from envs.engine.game import Game
 from envs.horizonte import core
+from envs.horizonte.determinize import determinize
 from envs.horizonte.render import render_table
 from envs.horizonte.rules import (
     CARD_SUIT,
@@ -66,7 +67,7 @@ class Horizonte(Game):
     observe_fn = staticmethod(core.observe)
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
-    determinize_fn = staticmethod(core.determinize)
+    determinize_fn = staticmethod(determinize)  # core.determinize, made independent of the hidden deal
 
     @property
     def num_players(self) -> int:
