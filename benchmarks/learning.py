@@ -28,8 +28,9 @@ def raw_env_rates(game: str, game_config: dict, seconds: float = 2.0) -> dict[st
     from benchmarks.throughput import aec_loop_rate, raw_rates
 
     out = {"aec_random_steps_per_s": aec_loop_rate(lambda: envs.make(game, **game_config), seconds, 3)}
-    try:
-        out["kernel_1thread_steps_per_s"] = raw_rates(game, 1, 256, seconds, 3)[0]
+    try:  # the batch kernels run the game's default config
+        key = "kernel_1thread_steps_per_s" + ("_default_config" if game_config else "")
+        out[key] = raw_rates(game, 1, 256, seconds, 3)[0]
     except (ValueError, TypeError):  # kernels sized for the default config only
         pass
     return out
