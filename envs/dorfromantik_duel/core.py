@@ -14,25 +14,55 @@ from numba import njit
 
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
+    CAMERA_MARKERS,
+    CARD_CLOSED,
+    CARD_MANY,
+    CARD_MOST,
+    CLOSED_CARD_POINTS,
+    CLOSED_CARD_SIZE,
+    COUNTED_SIZE,
     DEFAULT_RADIUS,
     DIR_Q,
     DIR_R,
     DOUBLE_VALUE,
     FIRST_TASK_TURNS,
+    HEARTS_FIRST,
+    HEARTS_LATER,
+    MANY_CARD_POINTS,
+    MAX_HEART_POINTS,
     MIN_OPEN_MARKERS,
     MK_CANCELLED,
     MK_DONE,
     MK_NONE,
     MK_OPEN,
+    MOST_CARD_POINTS,
+    NUM_EXTRA,
     NUM_KINDS,
     NUM_MARKER_TYPES,
     NUM_ROT,
+    PH_HEART,
+    PH_PHOTO,
+    PH_PLACE,
+    PH_POI,
+    PH_SPECIAL,
+    POI_MILESTONES,
+    POI_NONE,
+    POI_PHOTOGRAPHER,
+    SPECIAL_REACH,
+    X_HEART,
+    X_KEEP,
+    X_MOVE,
+    X_NO_HEART,
+    X_POI,
     num_cells,
 )
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
     NUM_TASK,
     NUM_TILES,
+    PHOTOGRAPHER_TILE,
+    SPECIAL_FIRST,
+    SPECIAL_TERRAIN,
     STREAM,
     T_CONNECTION,
     T_DOUBLE,
@@ -50,6 +80,10 @@ from envs.engine.rng import rng_below, rng_seed, rng_shuffle
 DQ = np.array(DIR_Q, np.int64)
 DR = np.array(DIR_R, np.int64)
 MARKERS_PER_TYPE = np.array(TASKS_PER_TYPE, np.int64)
+MANY_POINTS = np.array(MANY_CARD_POINTS, np.int64)
+MILESTONES = np.array(POI_MILESTONES, np.int64)
+SPECIAL_KIND = np.array(SPECIAL_TERRAIN, np.int64)
+MAX_PLACED = NUM_TILES + 2  # the game's tiles plus Module 2's special tile and photographer's tile
 K_TRACK = TRACK - 1  # area kind of track edges
 K_STREAM = STREAM - 1
 NO_TILE = -1
@@ -66,11 +100,15 @@ def state_dtype(radius: int) -> np.dtype:
             ("radius", np.int16),
             ("distinct_rotations", np.uint8),
             ("forbid_doomed_tasks", np.uint8),
+            ("module_task_cards", np.uint8),
+            ("module_poi", np.uint8),
             # the turn
             ("turn", np.int16),  # turns completed
             ("tile", np.int16),  # tile both players place this turn (-1: none, game over)
             ("mk_type", np.int8),  # its task marker's type (-1: a landscape tile)
             ("mk_value", np.int8),
+            ("phase", np.int8),  # PH_PLACE, or one of Module 2's decisions (rules.PHASE_NAMES)
+            ("acts", np.uint8, (2,)),  # seats deciding in this phase
             ("pending", np.int32, (2,)),  # seat 0's chosen action, hidden until seat 1 has chosen (-1: none)
             # the face-down player's stacks (order hidden)
             ("land", np.int8, (NUM_LANDSCAPE,)),  # landscape stack, top first
@@ -84,7 +122,7 @@ def state_dtype(radius: int) -> np.dtype:
             ("markers_n", np.int8, (NUM_MARKER_TYPES,)),
             ("markers_pos", np.int8, (NUM_MARKER_TYPES,)),
             ("unseen", np.uint8, (NUM_TILES,)),  # not revealed yet (stack or box): public
-            ("used", np.uint8, (2, NUM_TILES)),  # 1 placed, 2 passed (no legal placement)
+            ("used", np.uint8, (2, NUM_TILES)),  # 1 placed, 2 passed (no legal placement); game tiles only
             # the two boards (box-indexed cells)
             ("cell_tile", np.int16, (2, nc)),
             ("cell_rot", np.int8, (2, nc)),
@@ -92,7 +130,7 @@ def state_dtype(radius: int) -> np.dtype:
             ("cell_mk_type", np.int8, (2, nc)),
             ("cell_mk_value", np.int8, (2, nc)),
             ("cell_mk_state", np.int8, (2, nc)),  # MK_NONE / OPEN / DONE / CANCELLED
-            ("order", np.int16, (2, NUM_TILES)),  # cells in placement order
+            ("order", np.int16, (2, MAX_PLACED)),  # cells in placement order
             ("n_placed", np.int16, (2,)),
             ("extent", np.int8, (2,)),  # farthest placed tile from the origin, in steps
             # areas: per kind, each tile's area label (its first cell) and the area's size and open edges
@@ -108,6 +146,29 @@ def state_dtype(radius: int) -> np.dtype:
             ("longest", np.int16, (2, 2)),  # longest track, longest stream
             ("total", np.int16, (2,)),
             ("winner", np.int8),  # -1 while playing, else the winning seat, 2 for a draw
+            # Module 1: task cards (forest, grain, village), public
+            ("cards", np.int8, (3,)),  # CARD_CLOSED / CARD_MOST / CARD_MANY per landscape
+            ("closed2", np.int16, (2, 3)),  # closed territories of 2+ tiles per landscape
+            ("card_points", np.int16, (2, 3)),
+            # Module 2: points of interest
+            ("milestones", np.int8, (2,)),  # milestones (4th, 7th, 10th task) reached so far
+            ("poi_due", np.int8, (2,)),  # points of interest still to choose
+            ("poi_taken", np.uint8, (2, 6)),  # chosen so far, by POI_*
+            ("special_gone", np.uint8, (2, 3)),  # School/Barn/Oak no longer open to the seat
+            ("to_place", np.int16, (2,)),  # special tile the seat places now (-1: none)
+            ("last_cell", np.int16, (2,)),  # the seat's latest placement (hearts, photographer)
+            ("ask_heart", np.uint8, (2,)),
+            ("ask_photo", np.uint8, (2,)),
+            ("hearts_left", np.int8, (2,)),
+            ("hearts_from", np.int16, (2,)),  # first turn the seat may place hearts
+            ("hearts_claimed", np.uint8),  # someone took the hearts: later takers get 2
+            ("photo_cell", np.int16, (2,)),  # the photographer's cell (-1: not in play)
+            ("special_cell", np.int16, (2,)),  # the School/Barn/Oak's cell (-1: none)
+            ("cameras_left", np.int8),
+            ("cameras", np.int8, (2,)),
+            ("cell_heart", np.uint8, (2, nc)),
+            ("cell_camera", np.int8, (2, nc)),
+            ("poi_points", np.int16, (2, 3)),  # special tile, cameras, hearts
         ]
     )
 
@@ -138,11 +199,36 @@ V_TURN = 244
 V_OPP_PLACED = 245
 V_ME_PLACED = 246
 VEC_SIZE = 247
+# Module 2 adds five planes per board.
+P_SPECIAL = 48  # a special tile (School, Barn, Oak, photographer's tile)
+P_HEART = 49
+P_CAMERA = 50  # camera markers on the tile / 3
+P_PHOTO = 51  # the photographer stands here
+P_LAST = 52  # the seat's latest placement: where a heart or the photographer would go
+NUM_PLANES_POI = 53
+# Module 1's vector block (after the base vector): the cards, then me and the opponent.
+M1_CARDS = 0  # 3 x 3 one-hot: landscape x card kind
+M1_SEAT = 9  # 2 x 6: closed territories of 2+ tiles / 8 by landscape, card points / 8 by landscape
+M1_SIZE = 21
+# Module 2's vector block (after Module 1's, if on).
+M2_PHASE = 0  # 5 one-hot
+M2_TO_PLACE = 5  # 4 one-hot: the special tile I place now
+M2_SEAT = 9  # 2 x 17: me, opponent (below)
+S2_DUE, S2_TAKEN, S2_GONE, S2_HEARTS, S2_HEARTS_READY = 0, 1, 7, 10, 11  # choices owed / 3, taken, gone, hearts / 3
+S2_PHOTO, S2_CAMERAS, S2_POINTS, S2_LEN = 12, 13, 14, 17  # photographer in play, cameras / 18, points / 20 x 3
+M2_CAMERAS_LEFT = 43
+M2_HEARTS_CLAIMED = 44
+M2_SIZE = 45
 
 
-def obs_size(radius: int) -> int:
-    """Length of the flat observation: two boards of planes, then the vector part."""
-    return 2 * NUM_PLANES * num_cells(radius) + VEC_SIZE
+def num_planes(points_of_interest: bool) -> int:
+    return NUM_PLANES_POI if points_of_interest else NUM_PLANES
+
+
+def obs_size(radius: int, task_cards: bool = False, points_of_interest: bool = False) -> int:
+    """Length of the flat observation: two boards of planes, the vector part, then each module's block."""
+    size = 2 * num_planes(points_of_interest) * num_cells(radius) + VEC_SIZE
+    return size + (M1_SIZE if task_cards else 0) + (M2_SIZE if points_of_interest else 0)
 
 
 # -- the hex grid --------------------------------------------------------------------------
@@ -213,6 +299,39 @@ def clear_boards(s) -> None:
     s.flag_points[:, :] = 0
     s.longest[:, :] = 0
     s.total[:] = 0
+    clear_modules(s)
+
+
+@njit(cache=True)
+def clear_modules(s) -> None:
+    """Module bookkeeping at its start-of-game values (the cards are drawn by ``reset``)."""
+    s.closed2[:, :] = 0
+    s.card_points[:, :] = 0
+    s.milestones[:] = 0
+    s.poi_due[:] = 0
+    s.poi_taken[:, :] = 0
+    s.special_gone[:, :] = 0
+    s.to_place[:] = -1
+    s.last_cell[:] = -1
+    s.ask_heart[:] = 0
+    s.ask_photo[:] = 0
+    s.hearts_left[:] = 0
+    s.hearts_from[:] = 0
+    s.hearts_claimed = 0
+    s.photo_cell[:] = -1
+    s.special_cell[:] = -1
+    s.cameras_left = CAMERA_MARKERS
+    s.cameras[:] = 0
+    s.cell_heart[:, :] = 0
+    s.cell_camera[:, :] = 0
+    s.poi_points[:, :] = 0
+
+
+@njit(cache=True)
+def draw_task_cards(s) -> None:
+    """Module 1 setup: of each landscape's three cards one is revealed at random."""
+    for k in range(3):
+        s.cards[k] = rng_below(s, 3)
 
 
 @njit(cache=True)
@@ -250,6 +369,9 @@ def reset(s, seed: np.uint64) -> None:
         s.markers_n[t] = MARKERS_PER_TYPE[t]
         s.markers_pos[t] = 0
     s.unseen[:] = 1
+    s.cards[:] = -1
+    if s.module_task_cards:
+        draw_task_cards(s)
     begin_turn(s)
 
 
@@ -287,6 +409,8 @@ def reveal_next_tile(s) -> bool:
 def begin_turn(s) -> None:
     """Reveal the tile both players place now, or end the game."""
     s.pending[:] = -1
+    s.phase = PH_PLACE
+    s.acts[:] = 1
     if reveal_next_tile(s):
         s.current = 0
     else:
@@ -536,15 +660,7 @@ def placement_ok(s, p: int, tile: int, c: int, rot: int) -> bool:
 @njit(cache=True)
 def place_tile(s, p: int, c: int, rot: int) -> None:
     """Put this turn's tile (and its marker, open) on p's board, refresh the areas, check markers."""
-    tile = s.tile
-    s.cell_tile[p, c] = tile
-    s.cell_rot[p, c] = rot
-    for d in range(NUM_ROT):
-        s.cell_edge[p, c, d] = tile_edge(tile, rot, d)
-    s.order[p, s.n_placed[p]] = c
-    s.n_placed[p] += 1
-    s.used[p, tile] = 1
-    s.extent[p] = max(s.extent[p], hex_steps(s.radius, c))
+    put_tile(s, p, s.tile, c, rot)
     if s.mk_type >= 0:
         s.cell_mk_type[p, c] = s.mk_type
         s.cell_mk_value[p, c] = s.mk_value
@@ -552,24 +668,185 @@ def place_tile(s, p: int, c: int, rot: int) -> None:
         s.open_markers[p] += 1
     relabel_areas(s, p)
     check_task_markers(s, p)
+    if s.module_poi:
+        after_placement(s, p, c, s.tile < NUM_LANDSCAPE)
+
+
+@njit(cache=True)
+def put_tile(s, p: int, tile: int, c: int, rot: int) -> None:
+    s.cell_tile[p, c] = tile
+    s.cell_rot[p, c] = rot
+    for d in range(NUM_ROT):
+        s.cell_edge[p, c, d] = tile_edge(tile, rot, d)
+    s.order[p, s.n_placed[p]] = c
+    s.n_placed[p] += 1
+    if tile < NUM_TILES:
+        s.used[p, tile] = 1
+    s.extent[p] = max(s.extent[p], hex_steps(s.radius, c))
+
+
+# -- Module 2: points of interest -----------------------------------------------------------
+
+
+@njit(cache=True)
+def touches(radius: int, a: int, b: int) -> bool:
+    for d in range(NUM_ROT):
+        if neighbour(radius, a, d) == b:
+            return True
+    return False
+
+
+@njit(cache=True)
+def after_placement(s, p: int, c: int, landscape: bool) -> None:
+    """What a placement sets off: a heart may go on a landscape tile, the photographer may move
+    onto a tile touching his (while cameras last), and each 4th/7th/10th task earns a choice."""
+    s.last_cell[p] = c
+    s.ask_heart[p] = landscape and s.hearts_left[p] > 0 and s.turn >= s.hearts_from[p]
+    s.ask_photo[p] = s.photo_cell[p] >= 0 and s.cameras_left > 0 and touches(s.radius, c, s.photo_cell[p])
+    done = 0
+    for t in range(NUM_MARKER_TYPES):
+        done += s.tasks_done[p, t]
+    reached = 0
+    for m in range(MILESTONES.shape[0]):
+        if done >= MILESTONES[m]:
+            reached += 1
+    if reached > s.milestones[p]:
+        s.poi_due[p] += reached - s.milestones[p]
+        s.milestones[p] = reached
+
+
+@njit(cache=True)
+def place_special(s, p: int, c: int, rot: int) -> None:
+    """Put the seat's special tile down; the photographer stands on his own tile."""
+    tile = s.to_place[p]
+    s.to_place[p] = -1
+    put_tile(s, p, tile, c, rot)
+    relabel_areas(s, p)
+    check_task_markers(s, p)
+    after_placement(s, p, c, False)
+    if tile == PHOTOGRAPHER_TILE:
+        s.photo_cell[p] = c
+    else:
+        s.special_cell[p] = c
+
+
+@njit(cache=True)
+def poi_open(s, p: int, i: int) -> bool:
+    """Whether seat p may choose point of interest i now."""
+    if i == POI_NONE:
+        return True
+    if s.poi_taken[p, i]:
+        return False
+    if i < POI_PHOTOGRAPHER:
+        for j in range(3):
+            if s.poi_taken[p, j]:
+                return False  # one of School, Barn, Oak per player
+        return not s.special_gone[p, i]
+    return True
+
+
+@njit(cache=True)
+def choose_points_of_interest(s, a0: int, a1: int) -> None:
+    """Both choices at once: a School/Barn/Oak taken by one seat only leaves the other's game;
+    the first to take the hearts gets 3 (both at once: 3 each), a later taker 2."""
+    base = (2 * s.radius + 1) ** 2 * NUM_ROT + 1 + X_POI
+    pick = np.full(2, -1, np.int64)
+    if a0 >= 0:
+        pick[0] = a0 - base
+    if a1 >= 0:
+        pick[1] = a1 - base
+    claimed = s.hearts_claimed
+    for p in range(2):
+        i = pick[p]
+        if i < 0:
+            continue
+        s.poi_due[p] -= 1
+        if i == POI_NONE:
+            continue
+        s.poi_taken[p, i] = 1
+        if i < POI_PHOTOGRAPHER:
+            s.to_place[p] = SPECIAL_FIRST + i
+            if pick[1 - p] != i:
+                s.special_gone[1 - p, i] = 1
+        elif i == POI_PHOTOGRAPHER:
+            s.to_place[p] = PHOTOGRAPHER_TILE
+        else:
+            s.hearts_left[p] = HEARTS_LATER if claimed else HEARTS_FIRST
+            s.hearts_from[p] = s.turn + 1
+            s.hearts_claimed = 1
+
+
+@njit(cache=True)
+def take_photos(s, a0: int, a1: int) -> None:
+    """Each activated photographer may move onto the new tile, then takes a camera marker.
+    One marker left for two at once: the seat with fewer cameras gets it; equal, nobody."""
+    base = (2 * s.radius + 1) ** 2 * NUM_ROT + 1
+    n = 0
+    for p in range(2):
+        a = a0 if p == 0 else a1
+        if a < 0:
+            continue
+        s.ask_photo[p] = 0
+        if a == base + X_MOVE:
+            s.photo_cell[p] = s.last_cell[p]
+        n += 1
+    for p in range(2):
+        a = a0 if p == 0 else a1
+        if a < 0 or s.cameras_left == 0:
+            continue
+        if n == 2 and s.cameras_left == 1:
+            other = a1 if p == 0 else a0
+            if other >= 0 and s.cameras[p] >= s.cameras[1 - p]:
+                continue
+        s.cameras_left -= 1
+        s.cameras[p] += 1
+        s.cell_camera[p, s.photo_cell[p]] += 1
+
+
+@njit(cache=True)
+def place_hearts(s, a0: int, a1: int) -> None:
+    base = (2 * s.radius + 1) ** 2 * NUM_ROT + 1
+    for p in range(2):
+        a = a0 if p == 0 else a1
+        if a < 0:
+            continue
+        s.ask_heart[p] = 0
+        if a == base + X_HEART:
+            s.cell_heart[p, s.last_cell[p]] = 1
+            s.hearts_left[p] -= 1
+
+
+@njit(cache=True)
+def seat_needs(s, p: int, phase: int) -> bool:
+    if phase == PH_HEART:
+        return s.ask_heart[p] == 1
+    if phase == PH_PHOTO:
+        return s.ask_photo[p] == 1
+    if phase == PH_POI:
+        return s.poi_due[p] > 0
+    return s.to_place[p] >= 0
+
+
+# -- legal actions ---------------------------------------------------------------------------
 
 
 @njit(cache=True)
 def seat_acts(s, seat: int) -> bool:
-    """Seats still to place this turn: both at its start, then seat 1 alone."""
-    if s.done:
+    """Seats still to decide in this phase: those acting at its start, then seat 1 alone."""
+    if s.done or not s.acts[seat]:
         return False
     return seat == 1 or s.current == 0
 
 
 @njit(cache=True)
-def legal_for(s, seat: int, mask) -> int:
-    """Seat's legal actions into ``mask``; ``pass`` only when no placement is legal."""
-    mask[:] = 0
-    if not seat_acts(s, seat):
-        return 0
+def seat_tile(s, seat: int) -> int:
+    """The tile the seat places in this phase: the turn's tile, or its special tile."""
+    return s.to_place[seat] if s.phase == PH_SPECIAL else s.tile
+
+
+@njit(cache=True)
+def legal_placements(s, seat: int, tile: int, mask) -> int:
     radius = s.radius
-    tile = s.tile
     nc = (2 * radius + 1) ** 2
     count = 0
     if s.n_placed[seat] == 0:
@@ -578,27 +855,54 @@ def legal_for(s, seat: int, mask) -> int:
             if (not s.distinct_rotations or TILE_CANON[tile, rot] == rot) and placement_ok(s, seat, tile, c, rot):
                 mask[c * NUM_ROT + rot] = 1
                 count += 1
-    else:
-        seen = np.zeros(nc, np.uint8)
-        facing = np.empty(NUM_ROT, np.int64)
-        task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
-        for i in range(s.n_placed[seat]):
-            x = s.order[seat, i]
-            for d in range(NUM_ROT):
-                c = neighbour(radius, x, d)
-                if c < 0 or seen[c] or s.cell_tile[seat, c] != NO_TILE:
+        return count
+    seen = np.zeros(nc, np.uint8)
+    facing = np.empty(NUM_ROT, np.int64)
+    task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
+    for i in range(s.n_placed[seat]):
+        x = s.order[seat, i]
+        for d in range(NUM_ROT):
+            c = neighbour(radius, x, d)
+            if c < 0 or seen[c] or s.cell_tile[seat, c] != NO_TILE:
+                continue
+            seen[c] = 1
+            facing_edges(s, seat, c, facing)
+            for rot in range(NUM_ROT):
+                if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
                     continue
-                seen[c] = 1
-                facing_edges(s, seat, c, facing)
-                for rot in range(NUM_ROT):
-                    if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
-                        continue
-                    if not edges_fit(tile, rot, facing):
-                        continue
-                    if task_rule and doomed_task_placement(s, seat, tile, c, rot):
-                        continue
-                    mask[c * NUM_ROT + rot] = 1
-                    count += 1
+                if not edges_fit(tile, rot, facing):
+                    continue
+                if task_rule and doomed_task_placement(s, seat, tile, c, rot):
+                    continue
+                mask[c * NUM_ROT + rot] = 1
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def legal_for(s, seat: int, mask) -> int:
+    """Seat's legal actions into ``mask``; ``pass`` only when no placement is legal."""
+    mask[:] = 0
+    if not seat_acts(s, seat):
+        return 0
+    nc = (2 * s.radius + 1) ** 2
+    extra = nc * NUM_ROT + 1
+    if s.phase == PH_HEART:
+        mask[extra + X_HEART] = 1
+        mask[extra + X_NO_HEART] = 1
+        return 2
+    if s.phase == PH_PHOTO:
+        mask[extra + X_MOVE] = 1
+        mask[extra + X_KEEP] = 1
+        return 2
+    if s.phase == PH_POI:
+        count = 0
+        for i in range(POI_NONE + 1):
+            if poi_open(s, seat, i):
+                mask[extra + X_POI + i] = 1
+                count += 1
+        return count
+    count = legal_placements(s, seat, seat_tile(s, seat), mask)
     if count == 0:
         mask[nc * NUM_ROT] = 1
         count = 1
@@ -615,33 +919,52 @@ def legal_into(s, mask) -> int:
 
 
 @njit(cache=True)
+def action_count(s) -> int:
+    """Size of the action space of this state's config."""
+    n = (2 * s.radius + 1) ** 2 * NUM_ROT + 1
+    return n + NUM_EXTRA if s.module_poi else n
+
+
+@njit(cache=True)
 def is_legal(s, seat: int, a: int) -> bool:
     if not seat_acts(s, seat):
         return False
     radius = s.radius
     nc = (2 * radius + 1) ** 2
-    if a < 0 or a > nc * NUM_ROT:
+    if a < 0 or a >= action_count(s):
         return False
-    if a == nc * NUM_ROT:
-        mask = np.zeros(nc * NUM_ROT + 1, np.int8)
+    if a >= nc * NUM_ROT or s.phase != PH_PLACE and s.phase != PH_SPECIAL:
+        mask = np.zeros(action_count(s), np.int8)
         legal_for(s, seat, mask)
         return mask[a] == 1
     c = a // NUM_ROT
     rot = a % NUM_ROT
     if not on_board(radius, c):
         return False
-    if s.distinct_rotations and TILE_CANON[s.tile, rot] != rot:
+    tile = seat_tile(s, seat)
+    if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
         return False
-    return placement_ok(s, seat, s.tile, c, rot)
+    return placement_ok(s, seat, tile, c, rot)
 
 
 @njit(cache=True)
 def play_action(s, p: int, a: int) -> None:
+    """Seat p's placement (or pass) of this turn's tile."""
     nc = (2 * s.radius + 1) ** 2
     if a == nc * NUM_ROT:
         s.used[p, s.tile] = 2  # no legal placement: the tile (and its marker) leaves p's game
     else:
         place_tile(s, p, a // NUM_ROT, a % NUM_ROT)
+
+
+@njit(cache=True)
+def play_special(s, p: int, a: int) -> None:
+    """Seat p's placement of its special tile; with no place for it, it leaves the game."""
+    nc = (2 * s.radius + 1) ** 2
+    if a == nc * NUM_ROT:
+        s.to_place[p] = -1
+    else:
+        place_special(s, p, a // NUM_ROT, a % NUM_ROT)
 
 
 # -- scoring ---------------------------------------------------------------------------------
@@ -659,8 +982,111 @@ def longest_line(s, p: int, k: int) -> int:
 
 
 @njit(cache=True)
+def closed_territories(s, p: int, k: int, min_size: int) -> int:
+    """How many closed kind-k territories of at least ``min_size`` tiles p has."""
+    n = 0
+    for i in range(s.n_placed[p]):
+        c = s.order[p, i]
+        if s.label[p, k, c] == c and s.area_open[p, k, c] == 0 and s.area_size[p, k, c] >= min_size:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def score_task_cards(s, p: int) -> int:
+    """Module 1 as if the game ended now: the closed-5+ cards keep what they scored during play;
+    most closed 2+: 8 more, 4 fewer, 6 each when equal; many closed 2+: by the card's table."""
+    total = 0
+    for k in range(3):
+        mine = closed_territories(s, p, k, COUNTED_SIZE)
+        s.closed2[p, k] = mine
+        if s.cards[k] == CARD_MOST:
+            theirs = closed_territories(s, 1 - p, k, COUNTED_SIZE)
+            if mine > theirs:
+                s.card_points[p, k] = MOST_CARD_POINTS[0]
+            elif mine < theirs:
+                s.card_points[p, k] = MOST_CARD_POINTS[1]
+            else:
+                s.card_points[p, k] = MOST_CARD_POINTS[2]
+        elif s.cards[k] == CARD_MANY:
+            s.card_points[p, k] = MANY_POINTS[min(mine, MANY_POINTS.shape[0] - 1)]
+        total += s.card_points[p, k]
+    return total
+
+
+@njit(cache=True)
+def claim_closed_cards(s) -> None:
+    """End of a turn: a closed-5+ card scores 8 for the first to have such a territory, 4 for the
+    second; both in the same turn: 6 each. Once per player."""
+    for k in range(3):
+        if s.cards[k] != CARD_CLOSED:
+            continue
+        new = np.zeros(2, np.bool_)
+        for p in range(2):
+            new[p] = s.card_points[p, k] == 0 and closed_territories(s, p, k, CLOSED_CARD_SIZE) > 0
+        for p in range(2):
+            if not new[p]:
+                continue
+            if new[1 - p]:
+                s.card_points[p, k] = CLOSED_CARD_POINTS[2]
+            elif s.card_points[1 - p, k] > 0:
+                s.card_points[p, k] = CLOSED_CARD_POINTS[1]
+            else:
+                s.card_points[p, k] = CLOSED_CARD_POINTS[0]
+
+
+@njit(cache=True)
+def special_tile_points(s, p: int) -> int:
+    """1 per other tile showing the special tile's terrain within 2 steps (empty cells count as steps)."""
+    c = s.special_cell[p]
+    if c < 0:
+        return 0
+    tk = SPECIAL_KIND[s.cell_tile[p, c] - SPECIAL_FIRST]
+    w = 2 * s.radius + 1
+    q0 = c % w
+    r0 = c // w
+    n = 0
+    for i in range(s.n_placed[p]):
+        x = s.order[p, i]
+        dq = x % w - q0
+        dr = x // w - r0
+        if x == c or max(abs(dq), abs(dr), abs(dq + dr)) > SPECIAL_REACH:
+            continue
+        for d in range(NUM_ROT):
+            if s.cell_edge[p, x, d] == tk:
+                n += 1
+                break
+    return n
+
+
+@njit(cache=True)
+def heart_points(s, p: int) -> int:
+    """1 per edge of a heart tile meeting the same terrain on a neighbour, at most 6 a heart."""
+    n = 0
+    for i in range(s.n_placed[p]):
+        c = s.order[p, i]
+        if not s.cell_heart[p, c]:
+            continue
+        m = 0
+        for d in range(NUM_ROT):
+            nb = neighbour(s.radius, c, d)
+            if nb >= 0 and s.cell_tile[p, nb] != NO_TILE:
+                m += s.cell_edge[p, nb, (d + 3) % NUM_ROT] == s.cell_edge[p, c, d]
+        n += min(m, MAX_HEART_POINTS)
+    return n
+
+
+@njit(cache=True)
+def score_points_of_interest(s, p: int) -> int:
+    s.poi_points[p, 0] = special_tile_points(s, p)
+    s.poi_points[p, 1] = s.cameras[p]
+    s.poi_points[p, 2] = heart_points(s, p)
+    return s.poi_points[p, 0] + s.poi_points[p, 1] + s.poi_points[p, 2]
+
+
+@njit(cache=True)
 def score_board(s, p: int) -> None:
-    """The score pad as if the game ended now: tasks, flags in closed territories, longest lines."""
+    """The score pad as if the game ended now: tasks, flags in closed territories, longest lines, modules."""
     s.flag_points[p, :] = 0
     for i in range(s.n_placed[p]):
         c = s.order[p, i]
@@ -676,6 +1102,10 @@ def score_board(s, p: int) -> None:
         total += s.task_points[p, t]
     for f in range(3):
         total += s.flag_points[p, f]
+    if s.module_task_cards:
+        total += score_task_cards(s, p)
+    if s.module_poi:
+        total += score_points_of_interest(s, p)
     s.total[p] = total + s.longest[p, 0] + s.longest[p, 1]
 
 
@@ -706,25 +1136,64 @@ def end_game(s) -> None:
 
 @njit(cache=True)
 def step(s, a: int) -> int:
-    """Seat 0's choice is held back; seat 1's choice places both tiles, then the next tile is revealed."""
+    """A phase's choices are simultaneous: seat 0's is held back while seat 1 still chooses."""
     if s.done:
         return 1
     p = s.current
     if not is_legal(s, p, a):
         return 1
     s.rewards[:] = 0.0
-    if p == 0:
+    if p == 0 and s.acts[1]:
         s.pending[0] = a
         s.current = 1
         return 0
-    play_action(s, 0, s.pending[0])
-    play_action(s, 1, a)
+    a0 = a if p == 0 else s.pending[0]
+    a1 = a if p == 1 else -1
+    s.pending[:] = -1
+    if s.phase == PH_PLACE:
+        play_action(s, 0, a0)
+        play_action(s, 1, a1)
+    elif s.phase == PH_HEART:
+        place_hearts(s, a0, a1)
+    elif s.phase == PH_PHOTO:
+        take_photos(s, a0, a1)
+    elif s.phase == PH_POI:
+        choose_points_of_interest(s, a0, a1)
+    else:
+        if a0 >= 0:
+            play_special(s, 0, a0)
+        if a1 >= 0:
+            play_special(s, 1, a1)
+    next_phase(s)
+    return 0
+
+
+@njit(cache=True)
+def next_phase(s) -> None:
+    """Module 2's decisions in order (hearts, photographer, points of interest, special tiles),
+    each for the seats it concerns; when none is left the turn ends."""
+    if s.module_poi:
+        for phase in range(PH_HEART, PH_SPECIAL + 1):
+            need0 = seat_needs(s, 0, phase)
+            need1 = seat_needs(s, 1, phase)
+            if need0 or need1:
+                s.phase = phase
+                s.acts[0] = need0
+                s.acts[1] = need1
+                s.current = 0 if need0 else 1
+                return
+    end_turn(s)
+
+
+@njit(cache=True)
+def end_turn(s) -> None:
     s.turn += 1
+    if s.module_task_cards:
+        claim_closed_cards(s)
     score_board(s, 0)
     score_board(s, 1)
     s.info_version += 1
     begin_turn(s)
-    return 0
 
 
 # -- observation -----------------------------------------------------------------------------
@@ -736,9 +1205,10 @@ def observe_into(s, seat: int, obs, mask) -> None:
     obs[:] = 0.0
     radius = s.radius
     nc = (2 * radius + 1) ** 2
+    planes = NUM_PLANES_POI if s.module_poi else NUM_PLANES
     for b in range(2):
         p = seat if b == 0 else 1 - seat
-        base = b * NUM_PLANES * nc
+        base = b * planes * nc
         for i in range(s.n_placed[p]):
             c = s.order[p, i]
             tile = s.cell_tile[p, c]
@@ -751,7 +1221,16 @@ def observe_into(s, seat: int, obs, mask) -> None:
                 obs[base + (P_MARKER + s.cell_mk_type[p, c]) * nc + c] = s.cell_mk_value[p, c] / 6.0
             if TILE_FLAG[tile] >= 0:
                 obs[base + (P_FLAG + TILE_FLAG[tile]) * nc + c] = 1.0
-    v = 2 * NUM_PLANES * nc
+            if s.module_poi:
+                obs[base + P_SPECIAL * nc + c] = tile >= SPECIAL_FIRST
+                obs[base + P_HEART * nc + c] = s.cell_heart[p, c]
+                obs[base + P_CAMERA * nc + c] = min(s.cell_camera[p, c] / 3.0, 1.0)
+        if s.module_poi:
+            if s.photo_cell[p] >= 0:
+                obs[base + P_PHOTO * nc + s.photo_cell[p]] = 1.0
+            if s.last_cell[p] >= 0:
+                obs[base + P_LAST * nc + s.last_cell[p]] = 1.0
+    v = 2 * planes * nc
     tile = s.tile
     if tile >= 0:
         for d in range(NUM_ROT):
@@ -783,17 +1262,61 @@ def observe_into(s, seat: int, obs, mask) -> None:
         obs[o + SEAT_STREAM] = s.longest[p, 1] / NUM_TILES
         obs[o + SEAT_TOTAL] = min(s.total[p] / 300.0, 1.0)
     obs[v + V_TURN] = min(s.turn / 100.0, 1.0)
-    if not s.done and s.current == 1:
+    if not s.done and s.current == 1 and s.acts[0]:
         obs[v + (V_OPP_PLACED if seat == 1 else V_ME_PLACED)] = 1.0
+    v += VEC_SIZE
+    if s.module_task_cards:
+        observe_task_cards(s, seat, obs, v)
+        v += M1_SIZE
+    if s.module_poi:
+        observe_points_of_interest(s, seat, obs, v)
     legal_for(s, seat, mask)
+
+
+@njit(cache=True)
+def observe_task_cards(s, seat: int, obs, v: int) -> None:
+    for k in range(3):
+        obs[v + M1_CARDS + k * 3 + s.cards[k]] = 1.0
+    for b in range(2):
+        p = seat if b == 0 else 1 - seat
+        o = v + M1_SEAT + b * 6
+        for k in range(3):
+            obs[o + k] = min(s.closed2[p, k] / 8.0, 1.0)
+            obs[o + 3 + k] = s.card_points[p, k] / 8.0
+
+
+@njit(cache=True)
+def observe_points_of_interest(s, seat: int, obs, v: int) -> None:
+    if not s.done:
+        obs[v + M2_PHASE + s.phase] = 1.0
+        if s.phase == PH_SPECIAL and s.to_place[seat] >= 0:
+            obs[v + M2_TO_PLACE + s.to_place[seat] - SPECIAL_FIRST] = 1.0
+    for b in range(2):
+        p = seat if b == 0 else 1 - seat
+        o = v + M2_SEAT + b * S2_LEN
+        obs[o + S2_DUE] = s.poi_due[p] / 3.0
+        for i in range(6):
+            obs[o + S2_TAKEN + i] = s.poi_taken[p, i]
+        for i in range(3):
+            obs[o + S2_GONE + i] = s.special_gone[p, i]
+        obs[o + S2_HEARTS] = s.hearts_left[p] / 3.0
+        obs[o + S2_HEARTS_READY] = s.hearts_left[p] > 0 and s.turn >= s.hearts_from[p]
+        obs[o + S2_PHOTO] = s.photo_cell[p] >= 0
+        obs[o + S2_CAMERAS] = s.cameras[p] / CAMERA_MARKERS
+        for i in range(3):
+            obs[o + S2_POINTS + i] = min(s.poi_points[p, i] / 20.0, 1.0)
+    obs[v + M2_CAMERAS_LEFT] = s.cameras_left / CAMERA_MARKERS
+    obs[v + M2_HEARTS_CLAIMED] = s.hearts_claimed
 
 
 @njit(cache=True)
 def observe(s, seat: int):
     """Fresh (observation, mask) arrays for a seat."""
     nc = (2 * s.radius + 1) ** 2
-    obs = np.empty(2 * NUM_PLANES * nc + VEC_SIZE, np.float32)
-    mask = np.empty(nc * NUM_ROT + 1, np.int8)
+    size = 2 * (NUM_PLANES_POI if s.module_poi else NUM_PLANES) * nc + VEC_SIZE
+    size += (M1_SIZE if s.module_task_cards else 0) + (M2_SIZE if s.module_poi else 0)
+    obs = np.empty(size, np.float32)
+    mask = np.empty(action_count(s), np.int8)
     observe_into(s, seat, obs, mask)
     return obs, mask
 
@@ -848,9 +1371,8 @@ def determinize(s, seat: int, seed: np.uint64) -> None:
     rng_shuffle(s, s.task[s.task_pos :], s.task_n - s.task_pos)
     for t in range(NUM_MARKER_TYPES):
         rng_shuffle(s, s.markers[t, s.markers_pos[t] :], s.markers_n[t] - s.markers_pos[t])
-    if seat == 1 and not s.done and s.current == 1:
-        nc = (2 * s.radius + 1) ** 2
-        mask = np.zeros(nc * NUM_ROT + 1, np.int8)
+    if seat == 1 and not s.done and s.current == 1 and s.acts[0]:
+        mask = np.zeros(action_count(s), np.int8)
         s.current = 0
         n = legal_for(s, 0, mask)
         s.current = 1

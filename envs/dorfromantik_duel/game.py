@@ -6,13 +6,14 @@ import numpy as np
 
 from envs.dorfromantik_duel import core, rules
 from envs.dorfromantik_duel.render import render_table
-from envs.dorfromantik_duel.rules import DorfromantikDuelConfig
+from envs.dorfromantik_duel.rules import CARD_KINDS, CARD_LANDSCAPES, PHASE_NAMES, POI_NAMES, DorfromantikDuelConfig
 from envs.dorfromantik_duel.scenario import apply_scenario
 from envs.dorfromantik_duel.state_check import check_state
 from envs.dorfromantik_duel.tiles import FLAG_NAMES, TASK_TYPES, TILE_NAMES
 from envs.engine.game import Game
 
-# The score pad's rows, in the pad's order (manual p.7): tasks by type, flags, longest lines.
+# The score pad's rows, in the pad's order (manual p.7): tasks by type, flags, longest lines,
+# then each module's field (p.7 "4. Modules": 0 while a module is off).
 PAD_ROWS = (
     *(f"{t} tasks" for t in TASK_TYPES),
     "tasks subtotal",
@@ -20,9 +21,11 @@ PAD_ROWS = (
     "longest track",
     "longest stream",
     "flags and lines subtotal",
-    "modules",
+    "module 1: task cards",
+    "module 2: points of interest",
     "total",
 )
+POI_ROWS = ("special tile", "cameras", "hearts")
 
 
 def score_pad(rec: np.void, p: int) -> dict[str, int]:
@@ -30,8 +33,35 @@ def score_pad(rec: np.void, p: int) -> dict[str, int]:
     tasks = [int(x) for x in rec["task_points"][p]]
     flags = [int(x) for x in rec["flag_points"][p]]
     track, stream = (int(x) for x in rec["longest"][p])
-    values = [*tasks, sum(tasks), *flags, track, stream, sum(flags) + track + stream, 0, int(rec["total"][p])]
+    cards = int(rec["card_points"][p].sum()) if rec["module_task_cards"] else 0
+    poi = int(rec["poi_points"][p].sum()) if rec["module_poi"] else 0
+    values = [*tasks, sum(tasks), *flags, track, stream, sum(flags) + track + stream, cards, poi, int(rec["total"][p])]
     return dict(zip(PAD_ROWS, values, strict=True))
+
+
+def module_details(rec: np.void, p: int) -> dict[str, Any]:
+    """What makes up seat p's module rows: each task card, each point of interest."""
+    out: dict[str, Any] = {}
+    if rec["module_task_cards"]:
+        out["task cards"] = {
+            land: {
+                "card": CARD_KINDS[int(rec["cards"][k])],
+                "closed territories 2+": int(rec["closed2"][p, k]),
+                "points": int(rec["card_points"][p, k]),
+            }
+            for k, land in enumerate(CARD_LANDSCAPES)
+        }
+    if rec["module_poi"]:
+        taken = [POI_NAMES[i] for i in range(len(POI_NAMES) - 1) if rec["poi_taken"][p, i]]
+        out["points of interest"] = {
+            "taken": taken,
+            "due": int(rec["poi_due"][p]),
+            "hearts left": int(rec["hearts_left"][p]),
+            "cameras": int(rec["cameras"][p]),
+            "cameras left": int(rec["cameras_left"]),
+            "points": {row: int(v) for row, v in zip(POI_ROWS, rec["poi_points"][p], strict=True)},
+        }
+    return out
 
 
 class DorfromantikDuel(Game):
@@ -57,11 +87,12 @@ class DorfromantikDuel(Game):
 
     @property
     def num_actions(self) -> int:
-        return rules.num_actions(self.radius)
+        return rules.num_actions(self.radius, self.config.module_points_of_interest)
 
     @property
     def obs_size(self) -> int:
-        return core.obs_size(self.radius)
+        c = self.config
+        return core.obs_size(self.radius, c.module_task_cards, c.module_points_of_interest)
 
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.state_dtype(self.radius))
@@ -69,15 +100,17 @@ class DorfromantikDuel(Game):
         states["radius"] = self.radius
         states["distinct_rotations"] = self.config.distinct_rotations
         states["forbid_doomed_tasks"] = self.config.forbid_doomed_tasks
+        states["module_task_cards"] = self.config.module_task_cards
+        states["module_poi"] = self.config.module_points_of_interest
         states["current"] = -1
         return states
 
     # names -----------------------------------------------------------------------------------
     def action_name(self, action: int) -> str:
-        return rules.action_name(self.radius, int(action))
+        return rules.action_name(self.radius, int(action), self.config.module_points_of_interest)
 
     def action_from_name(self, name: str) -> int:
-        return rules.action_from_name(self.radius, name)
+        return rules.action_from_name(self.radius, name, self.config.module_points_of_interest)
 
     # scenarios, infos, text, checks ------------------------------------------------------------
     def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
@@ -100,6 +133,10 @@ class DorfromantikDuel(Game):
                 "score": score_pad(rec, p),
                 "opponent_total": int(rec["total"][1 - p]),
             }
+            if rec["module_task_cards"] or rec["module_poi"]:
+                info["modules"] = module_details(rec, p)
+            if rec["module_poi"] and not over:
+                info["phase"] = PHASE_NAMES[int(rec["phase"])]
             if over:
                 info["winner"] = int(rec["winner"])
             out.append(info)

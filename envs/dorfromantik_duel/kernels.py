@@ -7,7 +7,16 @@ Actions are drawn from a local generator seeded separately, never from the state
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.core import determinize, legal_into, obs_size, observe_into, reset, step  # noqa: F401
+from envs.dorfromantik_duel.core import (  # noqa: F401
+    MAX_PLACED,
+    action_count,
+    determinize,
+    legal_into,
+    obs_size,
+    observe_into,
+    reset,
+    step,
+)
 from envs.dorfromantik_duel.rules import MAX_BOARD_RADIUS, NUM_KINDS, NUM_MARKER_TYPES, num_actions
 from envs.dorfromantik_duel.tiles import NUM_TILES
 from envs.engine.kernels import compile_kernels
@@ -32,21 +41,34 @@ SNAPSHOT_DTYPE = np.dtype(
         ("longest", np.int16, (2, 2)),
         ("open_markers", np.int8, (2,)),
         ("n_placed", np.int16, (2,)),
-        ("tile", np.int16, (2, NUM_TILES)),  # in placement order
-        ("q", np.int8, (2, NUM_TILES)),
-        ("r", np.int8, (2, NUM_TILES)),
-        ("rot", np.int8, (2, NUM_TILES)),
-        ("mk_state", np.int8, (2, NUM_TILES)),
-        ("mk_type", np.int8, (2, NUM_TILES)),
-        ("mk_value", np.int8, (2, NUM_TILES)),
-        ("area_size", np.int16, (2, NUM_KINDS, NUM_TILES)),  # area of each kind through each tile, 0: none
-        ("area_open", np.int16, (2, NUM_KINDS, NUM_TILES)),
+        ("tile", np.int16, (2, MAX_PLACED)),  # in placement order
+        ("q", np.int8, (2, MAX_PLACED)),
+        ("r", np.int8, (2, MAX_PLACED)),
+        ("rot", np.int8, (2, MAX_PLACED)),
+        ("mk_state", np.int8, (2, MAX_PLACED)),
+        ("mk_type", np.int8, (2, MAX_PLACED)),
+        ("mk_value", np.int8, (2, MAX_PLACED)),
+        ("area_size", np.int16, (2, NUM_KINDS, MAX_PLACED)),  # area of each kind through each tile, 0: none
+        ("area_open", np.int16, (2, NUM_KINDS, MAX_PLACED)),
         ("used", np.uint8, (2, NUM_TILES)),
         ("unseen", np.uint8, (NUM_TILES,)),
         ("land_n", np.int8),
         ("land_pos", np.int8),
         ("task_n", np.int8),
         ("task_pos", np.int8),
+        # the modules (zero when off)
+        ("cards", np.int8, (3,)),
+        ("closed2", np.int16, (2, 3)),
+        ("card_points", np.int16, (2, 3)),
+        ("poi_points", np.int16, (2, 3)),
+        ("poi_taken", np.uint8, (2, 6)),
+        ("milestones", np.int8, (2,)),
+        ("hearts_left", np.int8, (2,)),
+        ("cameras", np.int8, (2,)),
+        ("cameras_left", np.int8),
+        ("special_cell", np.int16, (2,)),  # index into the placement order, -1: none
+        ("heart", np.uint8, (2, MAX_PLACED)),  # per placed tile
+        ("camera", np.int8, (2, MAX_PLACED)),
     ]
 )
 
@@ -71,8 +93,7 @@ def random_action(mask, n_legal: int, x: np.uint64):
 def play_out(s, action_seed: np.uint64) -> int:
     """Play the game in record ``s`` to its end with random legal actions; returns the steps taken."""
     x = splitmix64(action_seed) | np.uint64(1)
-    nc = (2 * s.radius + 1) ** 2
-    mask = np.empty(nc * 6 + 1, np.int8)
+    mask = np.empty(action_count(s), np.int8)
     steps = 0
     while not s.done:
         n = legal_into(s, mask)
@@ -108,9 +129,23 @@ def snapshot(s, snap, steps: int) -> None:
     snap.task_pos = s.task_pos
     snap.area_size[:, :, :] = 0
     snap.area_open[:, :, :] = 0
+    snap.cards[:] = s.cards
+    snap.closed2[:, :] = s.closed2
+    snap.card_points[:, :] = s.card_points
+    snap.poi_points[:, :] = s.poi_points
+    snap.poi_taken[:, :] = s.poi_taken
+    snap.milestones[:] = s.milestones
+    snap.hearts_left[:] = s.hearts_left
+    snap.cameras[:] = s.cameras
+    snap.cameras_left = s.cameras_left
+    snap.special_cell[:] = -1
     for p in range(2):
         for i in range(s.n_placed[p]):
             c = s.order[p, i]
+            if c == s.special_cell[p]:
+                snap.special_cell[p] = i
+            snap.heart[p, i] = s.cell_heart[p, c]
+            snap.camera[p, i] = s.cell_camera[p, c]
             snap.tile[p, i] = s.cell_tile[p, c]
             snap.q[p, i] = c % w - s.radius
             snap.r[p, i] = c // w - s.radius
@@ -144,7 +179,7 @@ def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b):
     s = states[0]
     t = states[1]
     nc = (2 * s.radius + 1) ** 2
-    mask = np.empty(nc * 6 + 1, np.int8)
+    mask = np.empty(action_count(s), np.int8)
     checked = 0
     leaks = 0
     public = 0
@@ -198,13 +233,14 @@ def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b):
 
 # The shared batch and rollout kernels (envs.engine.kernels), compiled against this core. Their
 # masks are sized NUM_ACTIONS: the largest board the config allows, so any radius is in bounds.
-NUM_ACTIONS = num_actions(MAX_BOARD_RADIUS)
-OBS_SIZE = obs_size(MAX_BOARD_RADIUS)
+NUM_ACTIONS = num_actions(MAX_BOARD_RADIUS, True)
+OBS_SIZE = obs_size(MAX_BOARD_RADIUS, True, True)
 compile_kernels(globals())
 
 
-def new_states(radius: int, count: int = 1) -> np.ndarray:
-    """``count`` zeroed state records for a board of ``radius`` with the default rule knobs."""
+def new_states(radius: int, count: int = 1, task_cards: bool = False, points_of_interest: bool = False) -> np.ndarray:
+    """``count`` zeroed state records for a board of ``radius`` with the default rule knobs
+    (and the modules as asked)."""
     from envs.dorfromantik_duel.core import state_dtype
 
     states = np.zeros(count, state_dtype(radius))
@@ -212,14 +248,18 @@ def new_states(radius: int, count: int = 1) -> np.ndarray:
     states["radius"] = radius
     states["distinct_rotations"] = 1
     states["forbid_doomed_tasks"] = 1
+    states["module_task_cards"] = task_cards
+    states["module_poi"] = points_of_interest
     return states
 
 
-def random_games(games: int, radius: int, first_seed: int = 0) -> np.ndarray:
+def random_games(
+    games: int, radius: int, first_seed: int = 0, task_cards: bool = False, points_of_interest: bool = False
+) -> np.ndarray:
     """Snapshots of ``games`` random games, seeds ``first_seed``.. (one compiled loop)."""
     snaps = np.zeros(games, SNAPSHOT_DTYPE)
     seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
-    play_random_games(new_states(radius), seeds, snaps)
+    play_random_games(new_states(radius, 1, task_cards, points_of_interest), seeds, snaps)
     return snaps
 
 

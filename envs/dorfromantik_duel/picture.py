@@ -194,7 +194,7 @@ def _side(ax: Axes, rec: np.void, seat: int | None) -> None:
     rows = [f"stacks: {left_land} landscape, {left_task} task", "", "score pad"]
     cols: list[list[str]] = [["", "", names[0]], ["", "", names[1]]]
     for row in PAD_ROWS:
-        if row != "modules":
+        if not row.startswith("module") or rec[("module_task_cards" if "1" in row else "module_poi")]:
             rows.append(row)
             for p in range(2):
                 cols[p].append(str(pads[p][row]))

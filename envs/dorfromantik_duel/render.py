@@ -7,8 +7,9 @@ marker as ``+``. Rows are skewed half a cell per row, as axial hex coordinates a
 
 import numpy as np
 
-from envs.dorfromantik_duel.rules import MK_DONE, MK_OPEN, action_name, coords_of
+from envs.dorfromantik_duel.rules import MK_DONE, MK_OPEN, PH_PLACE, PHASE_NAMES, action_name, coords_of
 from envs.dorfromantik_duel.tiles import (
+    NUM_TILES,
     TASK_TYPES,
     TERRAIN_LETTERS,
     TILE_EDGES,
@@ -26,6 +27,12 @@ def _token(rec: np.void, p: int, c: int) -> str:
     counts[0] = 0
     main = TERRAIN_LETTERS[int(np.argmax(counts))] if counts.max() else "M"
     st = int(rec["cell_mk_state"][p, c])
+    if rec["module_poi"]:
+        extra = "@" if c == int(rec["photo_cell"][p]) else ("h" if rec["cell_heart"][p, c] else " ")
+        if tile >= NUM_TILES:
+            return f"{main}{'SBOP'[tile - NUM_TILES]}{extra}"
+        if extra != " " and st != MK_OPEN:
+            return f"{main}{extra} "
     if st == MK_OPEN:
         return f"{main}{_INITIAL[int(rec['cell_mk_type'][p, c])]}{int(rec['cell_mk_value'][p, c])}"
     if TILE_FLAG[tile] >= 0:
@@ -89,21 +96,40 @@ def render_table(rec: np.void, seat: int | None) -> str:
         if rec["mk_type"] >= 0:
             what += f", marker {TASK_TYPES[int(rec['mk_type'])]} {int(rec['mk_value'])}"
         lines.append(f"tile to place: {what}   (player_{int(rec['current'])} to choose)")
+        if rec["module_poi"] and int(rec["phase"]) != PH_PLACE:
+            seats = " and ".join(f"player_{p}" for p in range(2) if rec["acts"][p])
+            lines.append(f"now: {PHASE_NAMES[int(rec['phase'])]} ({seats})")
     left_land = int(rec["land_n"]) - int(rec["land_pos"])
     left_task = int(rec["task_n"]) - int(rec["task_pos"])
     lines.append(f"stacks: {left_land} landscape, {left_task} task tiles left")
     pending = int(rec["pending"][0])
     if pending >= 0 and seat in (None, 0):
-        lines.append(f"player_0 has chosen {action_name(radius, pending)} (hidden from player_1 until it places)")
+        name = action_name(radius, pending, bool(rec["module_poi"]))
+        lines.append(f"player_0 has chosen {name} (hidden from player_1 until it chooses)")
     elif pending >= 0:
-        lines.append("player_0 has chosen (hidden until you place)")
+        lines.append("player_0 has chosen (hidden until you choose)")
     for p in range(2):
         who = f"player_{p}" + (" (you)" if seat == p else "")
         lines.append(
             f"{who}: total {int(rec['total'][p])} = tasks {int(rec['task_points'][p].sum())}"
             f" + flags {int(rec['flag_points'][p].sum())} + track {int(rec['longest'][p, 0])}"
-            f" + stream {int(rec['longest'][p, 1])}; open markers: {_markers(rec, p)}"
+            f" + stream {int(rec['longest'][p, 1])}{_module_text(rec, p)}; open markers: {_markers(rec, p)}"
         )
         lines.extend(board_map(rec, p))
     lines.append("cells: main terrain (M W G V T S), then an open marker (g4), * flag, + completed task")
+    if rec["module_poi"]:
+        lines.append("module 2: S B O P school, barn, oak, photographer's tile; h heart; @ the photographer")
     return "\n".join(lines)
+
+
+def _module_text(rec: np.void, p: int) -> str:
+    out = ""
+    if rec["module_task_cards"]:
+        out += f" + task cards {int(rec['card_points'][p].sum())}"
+    if rec["module_poi"]:
+        pts = rec["poi_points"][p]
+        out += (
+            f" + special {int(pts[0])} + cameras {int(pts[1])} + hearts {int(pts[2])}"
+            f" ({int(rec['hearts_left'][p])} hearts in hand, {int(rec['cameras_left'])} cameras left)"
+        )
+    return out

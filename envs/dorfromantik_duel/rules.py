@@ -3,7 +3,8 @@
 The board is an axial hex grid (q, r) stored as a (2R+1) x (2R+1) box, R = ``board_radius``;
 box cell ``c = (r + R) * (2R+1) + (q + R)``, and cells with |q + r| > R are off the board.
 An action is ``c * 6 + rot`` (place the current tile in cell c turned rot steps clockwise),
-or the single ``pass`` action after them, legal only when no placement is.
+or the single ``pass`` action after them, legal only when no placement is. With Module 2 on,
+ten decisions follow ``pass`` (``EXTRA_NAMES``: points of interest, hearts, the photographer).
 """
 
 import re
@@ -30,6 +31,32 @@ DIR_Q = (1, 1, 0, -1, -1, 0)
 DIR_R = (-1, 0, 1, 1, 0, -1)
 DIR_NAMES = ("NE", "E", "SE", "SW", "W", "NW")
 
+# Module 1: task cards. One card per landscape (forest, grain, village) is drawn at setup.
+CARD_KINDS = ("closed 5+", "most closed 2+", "many closed 2+")
+CARD_CLOSED, CARD_MOST, CARD_MANY = range(3)
+CARD_LANDSCAPES = ("forest", "grain", "village")  # area kinds 0, 1, 2
+CLOSED_CARD_POINTS = (8, 4, 6)  # first, second, both in the same turn
+MOST_CARD_POINTS = (8, 4, 6)  # more, fewer, equal
+MANY_CARD_POINTS = (0, 0, 1, 2, 4, 6, 9, 12, 15)  # by closed territories of 2+ tiles, 8 or more: 15
+CLOSED_CARD_SIZE = 5
+COUNTED_SIZE = 2
+
+# Module 2: points of interest, chosen on completing the 4th, 7th and 10th task.
+POI_NAMES = ("school", "barn", "oak", "photographer", "hearts", "none")
+POI_SCHOOL, POI_BARN, POI_OAK, POI_PHOTOGRAPHER, POI_HEARTS, POI_NONE = range(6)
+POI_MILESTONES = (4, 7, 10)
+HEARTS_FIRST, HEARTS_LATER = 3, 2
+CAMERA_MARKERS = 18
+MAX_HEART_POINTS = 6
+SPECIAL_REACH = 2  # a School, Barn or Oak scores tiles of its terrain up to this many steps away
+# Decision phases of a turn; each is simultaneous among the seats that act in it.
+PH_PLACE, PH_HEART, PH_PHOTO, PH_POI, PH_SPECIAL = range(5)
+PHASE_NAMES = ("place", "heart", "photographer", "point of interest", "special tile")
+# The actions after ``pass`` (Module 2): pass + 1 + i.
+EXTRA_NAMES = (*(f"poi {n}" for n in POI_NAMES), "heart", "no heart", "move photographer", "keep photographer")
+X_POI, X_HEART, X_NO_HEART, X_MOVE, X_KEEP = 0, 6, 7, 8, 9
+NUM_EXTRA = len(EXTRA_NAMES)
+
 DEFAULT_RADIUS = 17  # 100,000 random games on a radius-24 board reached at most 16 steps out
 MAX_BOARD_RADIUS = 30
 
@@ -44,9 +71,9 @@ def num_cells(radius: int) -> int:
     return board_width(radius) ** 2
 
 
-def num_actions(radius: int) -> int:
-    """Every (cell, rotation) placement, then ``pass``."""
-    return num_cells(radius) * NUM_ROT + 1
+def num_actions(radius: int, points_of_interest: bool = False) -> int:
+    """Every (cell, rotation) placement, then ``pass``, then Module 2's decisions if it is on."""
+    return num_cells(radius) * NUM_ROT + 1 + (NUM_EXTRA if points_of_interest else 0)
 
 
 def on_board(radius: int, q: int, r: int) -> bool:
@@ -83,13 +110,16 @@ def action_of(radius: int, q: int, r: int, rot: int) -> int:
     return ((r + radius) * board_width(radius) + q + radius) * NUM_ROT + rot
 
 
-def action_name(radius: int, action: int) -> str:
-    """``place q=2 r=-1 rot=3`` or ``pass``."""
-    n = num_actions(radius)
+def action_name(radius: int, action: int, points_of_interest: bool = False) -> str:
+    """``place q=2 r=-1 rot=3``, ``pass``, or one of Module 2's ``EXTRA_NAMES``."""
+    n = num_actions(radius, points_of_interest)
     if not 0 <= action < n:
         raise ValueError(f"Dorfromantik action must be in [0, {n}), got {action}")
-    if action == n - 1:
+    pass_action = num_cells(radius) * NUM_ROT
+    if action == pass_action:
         return "pass"
+    if action > pass_action:
+        return EXTRA_NAMES[action - pass_action - 1]
     q, r = coords_of(radius, action // NUM_ROT)
     return f"place q={q} r={r} rot={action % NUM_ROT}"
 
@@ -97,14 +127,20 @@ def action_name(radius: int, action: int) -> str:
 _NAME = re.compile(r"^place q=(-?\d+) r=(-?\d+) rot=(\d)$")
 
 
-def action_from_name(radius: int, name: str) -> int:
+def action_from_name(radius: int, name: str, points_of_interest: bool = False) -> int:
     """Inverse of ``action_name``; ValueError for anything else."""
     key = str(name).strip()
+    pass_action = num_cells(radius) * NUM_ROT
     if key == "pass":
-        return num_actions(radius) - 1
+        return pass_action
+    if key in EXTRA_NAMES:
+        if not points_of_interest:
+            raise ValueError(f"action {name!r} exists only with module_points_of_interest=True")
+        return pass_action + 1 + EXTRA_NAMES.index(key)
     m = _NAME.match(key)
     if m is None:
-        raise ValueError(f"unknown action name {name!r}; names look like 'place q=2 r=-1 rot=3' or 'pass'")
+        extra = f", or one of {list(EXTRA_NAMES)}" if points_of_interest else ""
+        raise ValueError(f"unknown action name {name!r}; names look like 'place q=2 r=-1 rot=3' or 'pass'{extra}")
     return action_of(radius, int(m.group(1)), int(m.group(2)), int(m.group(3)))
 
 
@@ -122,6 +158,10 @@ class DorfromantikDuelConfig:
     )
     forbid_doomed_tasks: bool = knob(
         True, doc="a task tile may not go where its marker would be cancelled at once (manual p.6)"
+    )
+    module_task_cards: bool = knob(False, doc="Module 1: one task card per forest, grain, village (manual p.9)")
+    module_points_of_interest: bool = knob(
+        False, doc="Module 2: points of interest on the 4th, 7th, 10th completed task (manual p.9-10)"
     )
 
     def __post_init__(self) -> None:

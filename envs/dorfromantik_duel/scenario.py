@@ -18,6 +18,12 @@ from envs.dorfromantik_duel.rules import (
     cell_of,
     hex_distance,
 )
+from envs.dorfromantik_duel.scenario_modules import (
+    finish_points_of_interest,
+    parse_cards,
+    parse_points_of_interest,
+    special_tiles_on_boards,
+)
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
     NUM_TILES,
@@ -31,14 +37,18 @@ from envs.dorfromantik_duel.tiles import (
 )
 from envs.engine.rng import rng_below
 
-KEYS = ("boards", "completed", "landscape", "tasks", "markers", "turn")
+KEYS = ("boards", "completed", "landscape", "tasks", "markers", "turn", "cards", "points_of_interest")
 
 
 def tile_id(name: Any) -> int:
-    """Tile id from its name (``L00``..``L41`` landscape, ``T00``..``T26`` task)."""
+    """Tile id from its name (``L00``..``L41`` landscape, ``T00``..``T26`` task; Module 2's special
+    tiles ``school``, ``barn``, ``oak``, ``photographer``)."""
     if isinstance(name, str) and name.strip() in TILE_NAMES:
         return TILE_NAMES.index(name.strip())
-    raise ValueError(f"unknown tile {name!r}; tiles are named L00..L41 (landscape) and T00..T26 (task)")
+    raise ValueError(
+        f"unknown tile {name!r}; tiles are named L00..L41 (landscape), T00..T26 (task), "
+        "school, barn, oak, photographer (Module 2)"
+    )
 
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
@@ -227,6 +237,12 @@ def apply_scenario(rec: np.void, options: dict[str, Any]) -> None:
         for t, v in completed[p]:
             rec["task_points"][p, t] += v
             rec["tasks_done"][p, t] += 1
+    special_tiles_on_boards(rec)
+    if "cards" in options:
+        parse_cards(rec, options["cards"])
+    if "points_of_interest" in options:
+        parse_points_of_interest(rec, options["points_of_interest"])
+    finish_points_of_interest(rec)
     bad = core.setup_scenario(rec)
     if bad >= 0:
         p, cell = divmod(int(bad), (2 * radius + 1) ** 2)
@@ -275,7 +291,8 @@ def _write_board(rec: np.void, p: int, board: list, radius: int) -> None:
         rec["cell_rot"][p, c] = rot
         rec["cell_edge"][p, c] = [_edge(tile, rot, d) for d in range(6)]
         rec["order"][p, i] = c
-        rec["used"][p, tile] = 1
+        if tile < NUM_TILES:
+            rec["used"][p, tile] = 1
         rec["extent"][p] = max(int(rec["extent"][p]), hex_distance(q, r))
         if marker is not None:
             rec["cell_mk_type"][p, c] = TILE_TASK[tile]

@@ -9,6 +9,7 @@ could have produced.
 import numpy as np
 
 from envs.dorfromantik_duel import core
+from envs.dorfromantik_duel.core import MAX_PLACED
 from envs.dorfromantik_duel.rules import (
     MK_NONE,
     MK_OPEN,
@@ -20,9 +21,11 @@ from envs.dorfromantik_duel.rules import (
     num_cells,
     on_board,
 )
+from envs.dorfromantik_duel.state_check_modules import check_modules
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
     NUM_TASK,
+    NUM_TILE_IDS,
     NUM_TILES,
     T_DOUBLE,
     TASKS_PER_TYPE,
@@ -40,8 +43,20 @@ def _in(rec: np.void, key: str, lo: int, hi: int, values: np.ndarray | None = No
 def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
     """ValueError naming the first field that the core could not have produced."""
     radius = config.board_radius
-    got = (int(rec["radius"]), bool(rec["distinct_rotations"]), bool(rec["forbid_doomed_tasks"]))
-    want = (radius, config.distinct_rotations, config.forbid_doomed_tasks)
+    got = (
+        int(rec["radius"]),
+        bool(rec["distinct_rotations"]),
+        bool(rec["forbid_doomed_tasks"]),
+        bool(rec["module_task_cards"]),
+        bool(rec["module_poi"]),
+    )
+    want = (
+        radius,
+        config.distinct_rotations,
+        config.forbid_doomed_tasks,
+        config.module_task_cards,
+        config.module_points_of_interest,
+    )
     if got != want:
         raise ValueError(f"state config fields {got} differ from the env's config {want}")
     nc = num_cells(radius)
@@ -61,6 +76,7 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
         raise ValueError("state fields 'mk_type'/'mk_value' do not fit the current tile")
     for p in range(2):
         _board(rec, p, radius, nc)
+    check_modules(rec)
     holder = np.zeros(1, rec.dtype)
     holder[0] = rec
     for p in range(2):
@@ -94,9 +110,9 @@ def _stacks(rec: np.void) -> None:
 
 def _board(rec: np.void, p: int, radius: int, nc: int) -> None:
     n = int(rec["n_placed"][p])
-    if not 0 <= n <= NUM_TILES:
+    if not 0 <= n <= MAX_PLACED:
         raise ValueError("state field 'n_placed' out of range")
-    _in(rec, "cell_tile", -1, NUM_TILES - 1, rec["cell_tile"][p])
+    _in(rec, "cell_tile", -1, (NUM_TILE_IDS if rec["module_poi"] else NUM_TILES) - 1, rec["cell_tile"][p])
     _in(rec, "cell_rot", 0, 5, rec["cell_rot"][p])
     _in(rec, "cell_edge", 0, 5, rec["cell_edge"][p])
     _in(rec, "cell_mk_type", -1, NUM_MARKER_TYPES - 1, rec["cell_mk_type"][p])
@@ -109,9 +125,10 @@ def _board(rec: np.void, p: int, radius: int, nc: int) -> None:
     if sorted(cells) != occupied.tolist():
         raise ValueError("state fields 'order' and 'cell_tile' disagree")
     tiles = rec["cell_tile"][p, cells]
-    if len(set(tiles.tolist())) != n or np.any(rec["used"][p, tiles] != 1):
+    game_tiles = tiles[tiles < NUM_TILES]
+    if len(set(tiles.tolist())) != n or np.any(rec["used"][p, game_tiles] != 1):
         raise ValueError("state fields 'cell_tile' and 'used' disagree")
-    if int(np.sum(rec["used"][p] == 1)) != n:
+    if int(np.sum(rec["used"][p] == 1)) != len(game_tiles):
         raise ValueError("state field 'used' marks tiles that are not on the board")
     extent = max((hex_distance(*coords_of(radius, c)) for c in cells), default=0)
     if extent != int(rec["extent"][p]):
@@ -138,12 +155,12 @@ def _pending(rec: np.void, radius: int, holder: np.ndarray) -> None:
     pend = rec["pending"]
     if int(pend[1]) != -1:
         raise ValueError("state field 'pending' out of range")
-    if int(rec["current"]) != 1:
+    if int(rec["current"]) != 1 or not rec["acts"][0]:
         if int(pend[0]) != -1:
             raise ValueError("state field 'pending' set while seat 0 is to act")
         return
     a = int(pend[0])
-    if not 0 <= a < num_actions(radius):
+    if not 0 <= a < num_actions(radius, bool(rec["module_poi"])):
         raise ValueError("state field 'pending' out of range")
     holder[0]["current"] = 0
     if not core.is_legal(holder[0], 0, a):

@@ -153,6 +153,9 @@ def build_tables(data: dict[str, Any]) -> dict[str, np.ndarray]:
 
 def describe_tile(tile: int) -> str:
     """``L17 MWWWWW green flag`` or ``T03 MMWMMW forest task``: for texts and errors."""
+    if tile >= NUM_TILES:
+        i = tile - NUM_TILES
+        return f"{SPECIAL_NAMES[i]} {TERRAIN_LETTERS[SPECIAL_TERRAIN[i]] * 6} special tile"
     t = (_DATA["landscape"] + _DATA["task"])[tile]
     extra = f" {t['flag']} flag" if t.get("flag") else (f" {t['task']} task" if "task" in t else "")
     return f"{t['id']} {t['edges']}{extra}"
@@ -178,3 +181,24 @@ TILE_FLAG: np.ndarray = TABLES["flag"]
 TILE_TASK: np.ndarray = TABLES["task"]
 TILE_PAIR: np.ndarray = TABLES["pair"]
 TILE_CANON: np.ndarray = TABLES["canon"]
+
+# Module 2's special tiles follow the 69 game tiles as ids 69..72. The manual does not show
+# their edges; our choice (seeds/dorfromantik_duel.md): School, Barn and Oak show their
+# terrain on all six edges, the Photographer's tile is all meadow (it joins no territory).
+SPECIAL_NAMES = ("school", "barn", "oak", "photographer")
+SPECIAL_TERRAIN = (VILLAGE, GRAIN, FOREST, MEADOW)
+SPECIAL_FIRST = NUM_TILES
+PHOTOGRAPHER_TILE = NUM_TILES + 3
+NUM_TILE_IDS = NUM_TILES + len(SPECIAL_NAMES)
+
+
+def _with_specials(table: np.ndarray, rows: list) -> np.ndarray:
+    return np.concatenate([table, np.array(rows, table.dtype)])
+
+
+TILE_EDGES = _with_specials(TILE_EDGES, [[t] * 6 for t in SPECIAL_TERRAIN])
+TILE_FLAG = _with_specials(TILE_FLAG, [-1] * 4)
+TILE_TASK = _with_specials(TILE_TASK, [-1] * 4)
+TILE_PAIR = _with_specials(TILE_PAIR, [[-1, -1]] * 4)
+TILE_CANON = _with_specials(TILE_CANON, [[0] * 6] * 4)
+TILE_NAMES = TILE_NAMES + SPECIAL_NAMES

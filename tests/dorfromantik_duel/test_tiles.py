@@ -22,8 +22,15 @@ def test_counts_match_the_duel():
         "task connection": 4,
         "task double": 3,
     }
-    assert tiles.NUM_TILES == 69 and len(set(tiles.TILE_NAMES)) == 69
-    assert Counter(tiles.TILE_TASK.tolist()) == {-1: 42, 0: 4, 1: 4, 2: 4, 3: 4, 4: 4, 5: 4, 6: 3}
+    assert tiles.NUM_TILES == 69 and len(set(tiles.TILE_NAMES[:69])) == 69
+    assert Counter(tiles.TILE_TASK[:69].tolist()) == {-1: 42, 0: 4, 1: 4, 2: 4, 3: 4, 4: 4, 5: 4, 6: 3}
+
+
+def test_special_tiles_follow_the_game_tiles():
+    assert tiles.NUM_TILE_IDS == 73 and tiles.TILE_NAMES[69:] == ("school", "barn", "oak", "photographer")
+    for i, terrain in enumerate((tiles.VILLAGE, tiles.GRAIN, tiles.FOREST, tiles.MEADOW)):
+        assert tiles.TILE_EDGES[69 + i].tolist() == [terrain] * 6
+        assert tiles.TILE_TASK[69 + i] == -1 and tiles.TILE_FLAG[69 + i] == -1
 
 
 def test_data_file_is_the_derivation_of_the_base_lists():
