@@ -1177,6 +1177,7 @@ def next_phase(s) -> None:
             need0 = seat_needs(s, 0, phase)
             need1 = seat_needs(s, 1, phase)
             if need0 or need1:
+                s.info_version += 1  # the infos name the phase
                 s.phase = phase
                 s.acts[0] = need0
                 s.acts[1] = need1

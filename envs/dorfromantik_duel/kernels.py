@@ -18,7 +18,7 @@ from envs.dorfromantik_duel.core import (  # noqa: F401
     step,
 )
 from envs.dorfromantik_duel.rules import MAX_BOARD_RADIUS, NUM_KINDS, NUM_MARKER_TYPES, num_actions
-from envs.dorfromantik_duel.tiles import NUM_TILES
+from envs.dorfromantik_duel.tiles import NUM_TILES, T_CONNECTION
 from envs.engine.kernels import compile_kernels
 from envs.engine.rng import splitmix64
 
@@ -161,17 +161,30 @@ def snapshot(s, snap, steps: int) -> None:
 
 
 @njit(cache=True)
-def play_random_games(states, seeds, snaps) -> None:
+def give_head_start(s, g: int, head_start: int) -> None:
+    """Module 2 in random games: random play seldom completes 4 tasks, so game g starts with
+    (7g mod head_start + 1) completed connection tasks (3 points each) for both seats."""
+    if head_start <= 0:
+        return
+    h = (7 * g) % (head_start + 1)
+    for p in range(2):
+        s.tasks_done[p, T_CONNECTION] = h
+        s.task_points[p, T_CONNECTION] = 3 * h
+
+
+@njit(cache=True)
+def play_random_games(states, seeds, snaps, head_start: int = 0) -> None:
     """Reset ``states[0]`` with each seed, play it out at random, snapshot the end into ``snaps[g]``."""
     s = states[0]
     for g in range(seeds.shape[0]):
         reset(s, seeds[g])
+        give_head_start(s, g, head_start)
         steps = play_out(s, seeds[g] ^ np.uint64(0x5DEECE66D))
         snapshot(s, snaps[g], steps)
 
 
 @njit(cache=True)
-def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b):
+def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b, head_start: int = 0):
     """For each seed: play to a random point, then for each seat resample what it cannot see
     (``determinize``) in a copy and compare its observation and mask with the original's.
     Returns (positions checked, observations that changed, public fields that changed,
@@ -187,6 +200,7 @@ def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b):
     repicked = 0
     for g in range(seeds.shape[0]):
         reset(s, seeds[g])
+        give_head_start(s, g, head_start)
         x = splitmix64(seeds[g] ^ np.uint64(0xABCDEF)) | np.uint64(1)
         stop = int(x % np.uint64(84))  # every game lasts at least 84 steps
         steps = 0
@@ -254,12 +268,18 @@ def new_states(radius: int, count: int = 1, task_cards: bool = False, points_of_
 
 
 def random_games(
-    games: int, radius: int, first_seed: int = 0, task_cards: bool = False, points_of_interest: bool = False
+    games: int,
+    radius: int,
+    first_seed: int = 0,
+    task_cards: bool = False,
+    points_of_interest: bool = False,
+    head_start: int = 0,
 ) -> np.ndarray:
-    """Snapshots of ``games`` random games, seeds ``first_seed``.. (one compiled loop)."""
+    """Snapshots of ``games`` random games, seeds ``first_seed``.. (one compiled loop); ``head_start``:
+    see ``give_head_start``."""
     snaps = np.zeros(games, SNAPSHOT_DTYPE)
     seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
-    play_random_games(new_states(radius, 1, task_cards, points_of_interest), seeds, snaps)
+    play_random_games(new_states(radius, 1, task_cards, points_of_interest), seeds, snaps, head_start)
     return snaps
 
 

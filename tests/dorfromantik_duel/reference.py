@@ -11,7 +11,9 @@ KINDS = {"forest": 1, "grain": 2, "village": 3, "track": 4, "stream": 5}
 DOUBLE, CONNECTION = 6, 5
 
 
-_EDGES = [[tuple(int(TILE_EDGES[t][(d - rot) % 6]) for d in range(6)) for rot in range(6)] for t in range(69)]
+_EDGES = [
+    [tuple(int(TILE_EDGES[t][(d - rot) % 6]) for d in range(6)) for rot in range(6)] for t in range(len(TILE_EDGES))
+]
 _STEPS = list(zip(DIR_Q, DIR_R, strict=True))
 
 

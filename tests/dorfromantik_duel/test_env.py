@@ -1,6 +1,7 @@
 """Dorfromantik: The Duel through the shared PettingZoo checks, AEC and parallel."""
 
 import pickle
+from functools import partial
 
 import numpy as np
 import pytest
@@ -15,6 +16,24 @@ from tests import common
 def test_pettingzoo_api_seed_and_render():
     common.check_pettingzoo_suite(duel.env)
     common.check_pettingzoo_suite(duel.raw_env)
+
+
+MODULES = [
+    {"module_task_cards": True},
+    {"module_points_of_interest": True},
+    {"module_task_cards": True, "module_points_of_interest": True},
+]
+
+
+@pytest.mark.parametrize("modules", MODULES, ids=["cards", "poi", "both"])
+def test_pettingzoo_suite_with_the_modules(modules):
+    common.check_pettingzoo_suite(partial(duel.env, board_radius=9, **modules))
+    common.check_pettingzoo_suite(partial(duel.raw_env, board_radius=9, **modules))
+    parallel_api_test(duel.parallel_env(board_radius=9, **modules), num_cycles=300)
+    parallel_seed_test(partial(duel.parallel_env, board_radius=9, **modules), num_cycles=300)
+    common.check_copies_continue_identically(partial(duel.env, board_radius=9, **modules), cut=31)
+    common.check_illegal_action_behaviour(partial(duel.env, **modules), partial(duel.raw_env, **modules))
+    common.check_garbage_state_bytes(partial(duel.env, **modules))
 
 
 def test_parallel_api_and_seed():
