@@ -29,10 +29,11 @@ from envs.dorfromantik_duel.core import (
     neighbour,
     occupied_neighbours,
     place_tile,
+    play_special,
     score_board,
     territory,
 )
-from envs.dorfromantik_duel.rules import NUM_ROT
+from envs.dorfromantik_duel.rules import NUM_EXTRA, NUM_ROT, PH_PLACE, PH_SPECIAL, action_name
 from envs.dorfromantik_duel.tiles import T_CONNECTION, T_DOUBLE, TILE_FLAG, TILE_PAIR
 
 TASK_PROMISE = 0.5  # share of an open marker's value counted, times its progress towards N
@@ -101,7 +102,7 @@ def action_values(
         out[a] = -1e18
         if not mask[a]:
             continue
-        if a == n - 1:  # pass: only legal when nothing else is
+        if a >= n - 1 - NUM_EXTRA * s.module_poi:  # pass: only legal when nothing else is
             out[a] = 0.0
             continue
         work_bytes[:] = base_bytes
@@ -111,12 +112,65 @@ def action_values(
         out[a] = board_value(s, seat) - before
 
 
+@njit(cache=True)
+def special_values(
+    base_bytes: np.ndarray, work: np.ndarray, work_bytes: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray
+) -> None:
+    """Module 2: ``out[a]``, the board value after placing the seat's special tile by ``a``."""
+    for a in range(mask.shape[0]):
+        out[a] = -1e18
+        if mask[a]:
+            work_bytes[:] = base_bytes
+            s = work[0]
+            play_special(s, seat, a)
+            score_board(s, seat)
+            out[a] = board_value(s, seat)
+
+
+# Module 2's other decisions, by rule of thumb: hearts are worth most (up to 6 each), then a
+# School/Barn/Oak, then the photographer; a heart goes on a tile already matching 3+ edges; the
+# photographer moves onto the newest tile, which has the most empty cells round it.
+POI_PREFERENCE = {"poi hearts": 5.0, "poi school": 4.0, "poi barn": 4.0, "poi oak": 4.0, "poi photographer": 3.0}
+
+
+def decision_values(state: np.ndarray, seat: int, mask: np.ndarray, names: list[str]) -> np.ndarray:
+    out = np.zeros(mask.shape[0])
+    s = state[0]
+    for a in np.flatnonzero(mask):
+        name = names[a]
+        out[a] = POI_PREFERENCE.get(name, 0.0)
+        if name == "heart":
+            c = int(s["last_cell"][seat])
+            out[a] = 1.0 if matching_edges(s, seat, c) >= 3 else -1.0
+        elif name == "move photographer":
+            out[a] = 1.0
+    return out
+
+
+@njit(cache=True)
+def matching_edges(s: np.void, p: int, c: int) -> int:
+    n = 0
+    for d in range(NUM_ROT):
+        nb = neighbour(s.radius, c, d)
+        if nb >= 0 and s.cell_tile[p, nb] != NO_TILE and s.cell_edge[p, nb, (d + 3) % NUM_ROT] == s.cell_edge[p, c, d]:
+            n += 1
+    return n
+
+
 class DorfromantikDuelHeuristic(HeuristicAgent):
-    """Greedy placement on the board value (see the module docstring)."""
+    """Greedy placement on the board value (see the module docstring); Module 2's decisions by rule of thumb."""
 
     def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
         mask = observation["action_mask"]
         work = np.zeros_like(state)
         out = np.empty(mask.shape[0])
-        action_values(state, state.view(np.uint8), work, work.view(np.uint8), seat, mask, out)
+        phase = int(state[0]["phase"])
+        if phase == PH_PLACE:
+            action_values(state, state.view(np.uint8), work, work.view(np.uint8), seat, mask, out)
+        elif phase == PH_SPECIAL:
+            special_values(state.view(np.uint8), work, work.view(np.uint8), seat, mask, out)
+        else:
+            radius = int(state[0]["radius"])
+            names = [action_name(radius, a, True) if mask[a] else "" for a in range(mask.shape[0])]
+            out = decision_values(state, seat, mask, names)
         return out

@@ -47,3 +47,15 @@ def test_heuristic_against_random_in_the_safe_env(game):
 def test_every_landed_game_has_all_agents():
     missing = [g for g in GAMES if g not in HEURISTICS or g not in SEARCH_MODULES]
     assert not missing, f"games without a heuristic or an IS-MCTS search: {missing}"
+
+
+def test_duel_agents_play_the_modules_legally():
+    """The heuristic (with its Module 2 rules of thumb) and random play the Duel with both modules on."""
+    env = envs.game_module("dorfromantik_duel_v0").raw_env(module_task_cards=True, module_points_of_interest=True)
+    agents = [make_agent("heuristic", "dorfromantik_duel_v0", seed=1), make_agent("random", "dorfromantik_duel_v0", 2)]
+    taken = 0
+    for seed in range(2):
+        result = play_game(env, agents, seed=seed)
+        assert result.steps > 0 and all(env.terminations.values())
+        taken += int(env.core_state.poi_taken[0, :5].sum())
+    assert taken > 0, "the heuristic reaches a milestone and chooses a point of interest"
