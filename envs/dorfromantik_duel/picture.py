@@ -153,6 +153,23 @@ def _marks(ax: Axes, rec: np.void, p: int, c: int, cx: float, cy: float, size: f
         ax.text(cx, cy, "\u2713", ha="center", va="center", fontsize=font, weight="bold", color="white")
     elif state == MK_CANCELLED:
         ax.text(cx, cy, "\u2717", ha="center", va="center", fontsize=font * 1.2, color="#222222")
+    if rec["module_poi"]:
+        _module_marks(ax, rec, p, c, cx, cy, size, font)
+
+
+def _module_marks(ax: Axes, rec: np.void, p: int, c: int, cx: float, cy: float, size: float, font: float) -> None:
+    """Module 2: a special tile's initial, a heart, the photographer (camera glyph) and his cameras."""
+    tile = int(rec["cell_tile"][p, c])
+    label = {69: "S", 70: "B", 71: "O", 72: "P"}.get(tile, "")
+    if label:
+        ax.text(cx, cy, label, ha="center", va="center", fontsize=font * 1.3, weight="bold", color="black")
+    if rec["cell_heart"][p, c]:
+        ax.text(cx + 0.4 * size, cy - 0.35 * size, "\u2665", ha="center", va="center", fontsize=font, color="#c00000")
+    if c == int(rec["photo_cell"][p]) or rec["cell_camera"][p, c]:
+        text = ("\u25c9" if c == int(rec["photo_cell"][p]) else "") + (
+            f"{int(rec['cell_camera'][p, c])}" if rec["cell_camera"][p, c] else ""
+        )
+        ax.text(cx + 0.4 * size, cy + 0.4 * size, text, ha="center", va="center", fontsize=font * 0.8, color="#1f3f8f")
 
 
 def _marker_text(rec: np.void) -> str:
