@@ -84,6 +84,7 @@ MANY_POINTS = np.array(MANY_CARD_POINTS, np.int64)
 MILESTONES = np.array(POI_MILESTONES, np.int64)
 SPECIAL_KIND = np.array(SPECIAL_TERRAIN, np.int64)
 MAX_PLACED = NUM_TILES + 2  # the game's tiles plus Module 2's special tile and photographer's tile
+MAX_LISTED = NUM_ROT * (2 * MAX_PLACED + 4)  # n tiles have at most 2n + 4 empty neighbours
 K_TRACK = TRACK - 1  # area kind of track edges
 K_STREAM = STREAM - 1
 NO_TILE = -1
@@ -246,6 +247,15 @@ def neighbour(radius: int, c: int, d: int) -> int:
 
 
 @njit(cache=True)
+def next_cell(s, p: int, c: int, d: int) -> int:
+    """``neighbour`` for a cell on or next to p's tiles: plain index arithmetic while every such
+    cell's neighbours are on the board (the common case), else the checked version."""
+    if s.extent[p] + 2 <= s.radius:
+        return c + DQ[d] + DR[d] * (2 * s.radius + 1)
+    return neighbour(s.radius, c, d)
+
+
+@njit(cache=True)
 def on_board(radius: int, c: int) -> bool:
     w = 2 * radius + 1
     if c < 0 or c >= w * w:
@@ -268,10 +278,21 @@ def hex_steps(radius: int, c: int) -> int:
     return max(abs(q), abs(r), abs(q + r))
 
 
+def _turned_edges() -> np.ndarray:
+    out = np.zeros((TILE_EDGES.shape[0], NUM_ROT, NUM_ROT), np.int8)
+    for rot in range(NUM_ROT):
+        out[:, rot, :] = np.roll(TILE_EDGES, rot, axis=1)
+    return out
+
+
+TURNED_EDGES = _turned_edges()  # [tile, rot, d]: the terrain a turned tile shows in direction d
+HAS_LINE = np.array([(TILE_EDGES[t] >= TRACK).any() for t in range(TILE_EDGES.shape[0])], np.bool_)
+
+
 @njit(cache=True)
 def tile_edge(tile: int, rot: int, d: int) -> int:
     """Terrain a tile turned ``rot`` steps clockwise shows in direction d."""
-    return TILE_EDGES[tile, (d - rot + NUM_ROT) % NUM_ROT]
+    return TURNED_EDGES[tile, rot, d]
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -435,7 +456,6 @@ def relabel_areas(s, p: int) -> None:
     Two tiles are in one area of kind k when they touch through two edges of that terrain;
     all edges of one terrain on a tile belong to one area (our simplification). An edge is
     open when it faces an empty cell (or the board's rim)."""
-    radius = s.radius
     n = s.n_placed[p]
     stack = np.empty(NUM_TILES, np.int64)
     for k in range(NUM_KINDS):
@@ -459,7 +479,7 @@ def relabel_areas(s, p: int) -> None:
                 for d in range(NUM_ROT):
                     if s.cell_edge[p, x, d] != tk:
                         continue
-                    nb = neighbour(radius, x, d)
+                    nb = next_cell(s, p, x, d)
                     if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
                         n_open += 1
                     elif s.cell_edge[p, nb, (d + 3) % NUM_ROT] == tk and s.label[p, k, nb] == -1:
@@ -468,6 +488,67 @@ def relabel_areas(s, p: int) -> None:
                         top += 1
             s.area_size[p, k, start] = size
             s.area_open[p, k, start] = n_open
+
+
+@njit(cache=True)
+def placed_before(s, p: int, a: int, b: int) -> bool:
+    """Whether p placed the tile at cell a before the one at b."""
+    for i in range(s.n_placed[p]):
+        x = s.order[p, i]
+        if x == a:
+            return True
+        if x == b:
+            return False
+    return False
+
+
+@njit(cache=True)
+def join_areas(s, p: int, c: int) -> None:
+    """The areas after a tile went down at c, updated in place (``relabel_areas`` gives the same):
+    edges facing c are no longer open; c joins the areas its own edges meet, which merge, and
+    the merged area is labelled by its earliest tile, as a fresh flood fill would."""
+    joined = np.empty(NUM_ROT, np.int64)
+    for k in range(NUM_KINDS):
+        tk = k + 1
+        nj = 0
+        own_open = 0
+        for d in range(NUM_ROT):
+            nb = next_cell(s, p, c, d)
+            mine = s.cell_edge[p, c, d] == tk
+            if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
+                own_open += mine
+                continue
+            if s.cell_edge[p, nb, (d + 3) % NUM_ROT] != tk:
+                continue
+            lab = s.label[p, k, nb]
+            s.area_open[p, k, lab] -= 1  # its edge faced an empty cell; now it meets c
+            if mine:
+                seen = False
+                for j in range(nj):
+                    seen = seen or joined[j] == lab
+                if not seen:
+                    joined[nj] = lab
+                    nj += 1
+        if not has_kind(s, p, c, tk):
+            continue
+        root = c
+        size = 1
+        n_open = own_open
+        for j in range(nj):
+            size += s.area_size[p, k, joined[j]]
+            n_open += s.area_open[p, k, joined[j]]
+            if root == c or placed_before(s, p, joined[j], root):
+                root = joined[j]
+        if nj > 1:
+            for i in range(s.n_placed[p]):
+                x = s.order[p, i]
+                lab = s.label[p, k, x]
+                for j in range(nj):
+                    if lab == joined[j]:
+                        s.label[p, k, x] = root
+        s.label[p, k, c] = root
+        s.area_size[p, k, root] = size
+        s.area_open[p, k, root] = n_open
 
 
 @njit(cache=True)
@@ -482,7 +563,6 @@ def territory(s, p: int, k: int, c: int):
 @njit(cache=True)
 def territory_if_placed(s, p: int, tile: int, c: int, rot: int, k: int):
     """(tiles, open edges) the kind-k area through ``tile`` would have if placed at c turned rot."""
-    radius = s.radius
     tk = k + 1
     joined = np.empty(NUM_ROT, np.int64)
     nj = 0
@@ -491,7 +571,7 @@ def territory_if_placed(s, p: int, tile: int, c: int, rot: int, k: int):
         if tile_edge(tile, rot, d) != tk:
             continue
         own = True
-        nb = neighbour(radius, c, d)
+        nb = next_cell(s, p, c, d)
         if nb < 0 or s.cell_tile[p, nb] == NO_TILE or s.cell_edge[p, nb, (d + 3) % NUM_ROT] != tk:
             continue
         lab = s.label[p, k, nb]
@@ -509,7 +589,7 @@ def territory_if_placed(s, p: int, tile: int, c: int, rot: int, k: int):
         size += s.area_size[p, k, joined[j]]
         n_open += s.area_open[p, k, joined[j]]
     for d in range(NUM_ROT):
-        nb = neighbour(radius, c, d)
+        nb = next_cell(s, p, c, d)
         if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
             if tile_edge(tile, rot, d) == tk:
                 n_open += 1
@@ -525,7 +605,7 @@ def territory_if_placed(s, p: int, tile: int, c: int, rot: int, k: int):
 def occupied_neighbours(s, p: int, c: int) -> int:
     n = 0
     for d in range(NUM_ROT):
-        nb = neighbour(s.radius, c, d)
+        nb = next_cell(s, p, c, d)
         if nb >= 0 and s.cell_tile[p, nb] != NO_TILE:
             n += 1
     return n
@@ -570,7 +650,9 @@ def doomed_task_placement(s, p: int, tile: int, c: int, rot: int) -> bool:
         k1 = TILE_PAIR[tile, 0]
         k2 = TILE_PAIR[tile, 1]
     size1, open1 = territory_if_placed(s, p, tile, c, rot, k1)
-    size2, open2 = territory_if_placed(s, p, tile, c, rot, k2)
+    size2, open2 = size1, open1
+    if k2 != k1:
+        size2, open2 = territory_if_placed(s, p, tile, c, rot, k2)
     return marker_verdict(t, value, size1, open1, size2, open2, 0) == VERDICT_CANCEL
 
 
@@ -617,7 +699,7 @@ def facing_edges(s, p: int, c: int, facing) -> int:
     """The edge each neighbour of c shows towards c (-1: no tile there); returns how many touch c."""
     n = 0
     for d in range(NUM_ROT):
-        nb = neighbour(s.radius, c, d)
+        nb = next_cell(s, p, c, d)
         if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
             facing[d] = -1
         else:
@@ -633,7 +715,7 @@ def edges_fit(tile: int, rot: int, facing) -> bool:
         f = facing[d]
         if f < 0:
             continue
-        e = tile_edge(tile, rot, d)
+        e = TURNED_EDGES[tile, rot, d]
         if (e >= TRACK or f >= TRACK) and e != f:
             return False
     return True
@@ -666,7 +748,7 @@ def place_tile(s, p: int, c: int, rot: int) -> None:
         s.cell_mk_value[p, c] = s.mk_value
         s.cell_mk_state[p, c] = MK_OPEN
         s.open_markers[p] += 1
-    relabel_areas(s, p)
+    join_areas(s, p, c)
     check_task_markers(s, p)
     if s.module_poi:
         after_placement(s, p, c, s.tile < NUM_LANDSCAPE)
@@ -721,7 +803,7 @@ def place_special(s, p: int, c: int, rot: int) -> None:
     tile = s.to_place[p]
     s.to_place[p] = -1
     put_tile(s, p, tile, c, rot)
-    relabel_areas(s, p)
+    join_areas(s, p, c)
     check_task_markers(s, p)
     after_placement(s, p, c, False)
     if tile == PHOTOGRAPHER_TILE:
@@ -846,35 +928,50 @@ def seat_tile(s, seat: int) -> int:
 
 @njit(cache=True)
 def legal_placements(s, seat: int, tile: int, mask) -> int:
+    """Marks the legal placements of ``tile`` in ``mask``; returns how many."""
+    out = np.empty(MAX_LISTED, np.int64)
+    count = list_placements(s, seat, tile, out)
+    for i in range(count):
+        mask[out[i]] = 1
+    return count
+
+
+@njit(cache=True)
+def list_placements(s, seat: int, tile: int, out) -> int:
+    """The legal placements of ``tile`` as actions in ``out`` (cells next to the seat's tiles, in
+    placement order of the tiles they touch); returns how many."""
     radius = s.radius
-    nc = (2 * radius + 1) ** 2
+    w = 2 * radius + 1
     count = 0
     if s.n_placed[seat] == 0:
         c = origin(radius)
         for rot in range(NUM_ROT):
             if (not s.distinct_rotations or TILE_CANON[tile, rot] == rot) and placement_ok(s, seat, tile, c, rot):
-                mask[c * NUM_ROT + rot] = 1
+                out[count] = c * NUM_ROT + rot
                 count += 1
         return count
-    seen = np.zeros(nc, np.uint8)
+    seen = np.zeros(w * w, np.uint8)
     facing = np.empty(NUM_ROT, np.int64)
     task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
     for i in range(s.n_placed[seat]):
         x = s.order[seat, i]
         for d in range(NUM_ROT):
-            c = neighbour(radius, x, d)
+            c = next_cell(s, seat, x, d)
             if c < 0 or seen[c] or s.cell_tile[seat, c] != NO_TILE:
                 continue
             seen[c] = 1
             facing_edges(s, seat, c, facing)
+            lines = HAS_LINE[tile]
+            for d2 in range(NUM_ROT):
+                lines = lines or facing[d2] >= TRACK
             for rot in range(NUM_ROT):
                 if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
                     continue
-                if not edges_fit(tile, rot, facing):
+                if lines and not edges_fit(tile, rot, facing):
                     continue
                 if task_rule and doomed_task_placement(s, seat, tile, c, rot):
                     continue
-                mask[c * NUM_ROT + rot] = 1
+                out[count] = c * NUM_ROT + rot
                 count += 1
     return count
 

@@ -8,16 +8,27 @@ import numpy as np
 from numba import njit
 
 from envs.dorfromantik_duel.core import (  # noqa: F401
+    MAX_LISTED,
     MAX_PLACED,
     action_count,
     determinize,
     legal_into,
+    list_placements,
     obs_size,
     observe_into,
     reset,
+    seat_tile,
     step,
 )
-from envs.dorfromantik_duel.rules import MAX_BOARD_RADIUS, NUM_KINDS, NUM_MARKER_TYPES, num_actions
+from envs.dorfromantik_duel.rules import (
+    MAX_BOARD_RADIUS,
+    NUM_KINDS,
+    NUM_MARKER_TYPES,
+    NUM_ROT,
+    PH_PLACE,
+    PH_SPECIAL,
+    num_actions,
+)
 from envs.dorfromantik_duel.tiles import NUM_TILES, T_CONNECTION
 from envs.engine.kernels import compile_kernels
 from envs.engine.rng import splitmix64
@@ -243,6 +254,26 @@ def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b, head_sta
             if s.pending[0] != t.pending[0]:
                 repicked += 1
     return checked, leaks, public, reshuffled, repicked
+
+
+@njit(cache=True)
+def pick_random_action(s, mask, r):
+    """A uniformly random legal action: placements come straight from the list of cells next to
+    the seat's tiles, without building and scanning a mask of every action."""
+    if s.phase == PH_PLACE or s.phase == PH_SPECIAL:
+        listed = np.empty(MAX_LISTED, np.int64)
+        n = list_placements(s, s.current, seat_tile(s, s.current), listed)
+        if n == 0:
+            return (2 * s.radius + 1) ** 2 * NUM_ROT  # pass
+        return listed[np.uint64(r) % np.uint64(n)]
+    n = legal_into(s, mask)
+    k = np.uint64(r) % np.uint64(n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= np.uint64(1)
+    return -1
 
 
 # The shared batch and rollout kernels (envs.engine.kernels), compiled against this core. Their
