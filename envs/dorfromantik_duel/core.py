@@ -491,6 +491,16 @@ def relabel_areas(s, p: int) -> None:
 
 
 @njit(cache=True)
+def add_once(labels, n: int, lab: int) -> int:
+    """Append ``lab`` to the first n ``labels`` unless it is there; returns the new count."""
+    for j in range(n):
+        if labels[j] == lab:
+            return n
+    labels[n] = lab
+    return n + 1
+
+
+@njit(cache=True)
 def placed_before(s, p: int, a: int, b: int) -> bool:
     """Whether p placed the tile at cell a before the one at b."""
     for i in range(s.n_placed[p]):
@@ -523,12 +533,7 @@ def join_areas(s, p: int, c: int) -> None:
             lab = s.label[p, k, nb]
             s.area_open[p, k, lab] -= 1  # its edge faced an empty cell; now it meets c
             if mine:
-                seen = False
-                for j in range(nj):
-                    seen = seen or joined[j] == lab
-                if not seen:
-                    joined[nj] = lab
-                    nj += 1
+                nj = add_once(joined, nj, lab)
         if not has_kind(s, p, c, tk):
             continue
         root = c
@@ -574,13 +579,7 @@ def territory_if_placed(s, p: int, tile: int, c: int, rot: int, k: int):
         nb = next_cell(s, p, c, d)
         if nb < 0 or s.cell_tile[p, nb] == NO_TILE or s.cell_edge[p, nb, (d + 3) % NUM_ROT] != tk:
             continue
-        lab = s.label[p, k, nb]
-        seen = False
-        for j in range(nj):
-            seen = seen or joined[j] == lab
-        if not seen:
-            joined[nj] = lab
-            nj += 1
+        nj = add_once(joined, nj, s.label[p, k, nb])
     if not own:
         return 1, 0
     size = 1

@@ -30,6 +30,7 @@ from envs.dorfromantik_duel.rules import (
     num_actions,
 )
 from envs.dorfromantik_duel.tiles import NUM_TILES, T_CONNECTION
+from envs.engine.bits import kth_legal
 from envs.engine.kernels import compile_kernels
 from envs.engine.rng import splitmix64
 
@@ -267,13 +268,7 @@ def pick_random_action(s, mask, r):
             return (2 * s.radius + 1) ** 2 * NUM_ROT  # pass
         return listed[np.uint64(r) % np.uint64(n)]
     n = legal_into(s, mask)
-    k = np.uint64(r) % np.uint64(n)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= np.uint64(1)
-    return -1
+    return kth_legal(mask, np.uint64(r) % np.uint64(n))
 
 
 # The shared batch and rollout kernels (envs.engine.kernels), compiled against this core. Their

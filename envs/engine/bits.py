@@ -51,3 +51,14 @@ def nth_set_bit(x: np.uint64, n: int) -> int:
     if x == np.uint64(0):
         return np.int64(-1)
     return np.int64(_cttz(x))
+
+
+@njit(cache=True)
+def kth_legal(mask: np.ndarray, k: np.uint64) -> int:
+    """The k-th (from 0) action marked legal in ``mask``; -1 if there are fewer."""
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= np.uint64(1)
+    return -1

@@ -131,14 +131,9 @@ DEFAULT_RANDOM_ACTION = """
 @njit(cache=True)
 def pick_random_action(s, mask, r):
     n = legal_into(s, mask)
-    k = np.uint64(r) % np.uint64(n)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= np.uint64(1)
-    return -1
+    return kth_legal(mask, np.uint64(r) % np.uint64(n))
 """
+
 
 KERNEL_NAMES = (
     "buf_step",
@@ -167,9 +162,10 @@ def compile_kernels(namespace: dict) -> None:
     import numpy as np
     from numba import njit, prange
 
+    from envs.engine.bits import kth_legal
     from envs.engine.rng import rng_next, splitmix64
 
-    namespace.update(np=np, njit=njit, prange=prange, rng_next=rng_next, splitmix64=splitmix64)
+    namespace.update(np=np, njit=njit, prange=prange, rng_next=rng_next, splitmix64=splitmix64, kth_legal=kth_legal)
     if "pick_random_action" not in namespace:
         exec(compile(DEFAULT_RANDOM_ACTION, namespace["__file__"], "exec"), namespace)
     exec(compile(KERNEL_SOURCE, namespace["__file__"], "exec"), namespace)
