@@ -10,11 +10,13 @@ from numba import njit
 from envs.dorfromantik_duel.core import (  # noqa: F401
     MAX_LISTED,
     MAX_PLACED,
+    STATE_DTYPE,
     action_count,
     determinize,
     legal_into,
     list_placements,
     obs_size,
+    observe,
     observe_into,
     reset,
     seat_tile,
@@ -271,7 +273,8 @@ def pick_random_action(s, mask, r):
     return kth_legal(mask, np.uint64(r) % np.uint64(n))
 
 
-# The shared batch and rollout kernels (envs.engine.kernels), compiled against this core. Their
+# The shared batch and rollout kernels (envs.engine.kernels), compiled against this core; with
+# STATE_DTYPE (the default radius's layout) also the AEC adapter's byte-buffer fast path. Their
 # masks are sized NUM_ACTIONS: the largest board the config allows, so any radius is in bounds.
 NUM_ACTIONS = num_actions(MAX_BOARD_RADIUS, True)
 OBS_SIZE = obs_size(MAX_BOARD_RADIUS, True, True)
