@@ -1,6 +1,7 @@
 """Both modules over 10,000 random games: the module rows recounted by the slow reference, the
 bookkeeping of hearts, cameras and points of interest, determinism, and no leak."""
 
+import random
 from functools import partial
 
 import numpy as np
@@ -12,7 +13,7 @@ from envs.dorfromantik_duel.rules import DEFAULT_RADIUS
 from envs.dorfromantik_duel.tiles import FOREST, NUM_TILES, VILLAGE
 from tests import common
 from tests.dorfromantik_duel import reference
-from tests.dorfromantik_duel.test_properties import NUM_GAMES, board_of
+from tests.dorfromantik_duel.test_properties import NUM_GAMES, _disturb_numba_global_rng, board_of
 
 HEAD_START = 9  # completed tasks at the start (0..9 by game), so the 4th, 7th and 10th come up
 MANY = {2: 1, 3: 2, 4: 4, 5: 6, 6: 9, 7: 12}  # the "many closed territories" card; 8 or more: 15
@@ -118,11 +119,12 @@ def test_module_rows_equal_a_recount_in_ten_thousand_random_games(games):
     assert (games["card_points"] > 0).sum() > 1000
 
 
-def test_deterministic_with_both_modules():
-    a = kernels.random_games(500, DEFAULT_RADIUS, 0, True, True, HEAD_START)
-    np.random.seed(1)
-    b = kernels.random_games(500, DEFAULT_RADIUS, 0, True, True, HEAD_START)
-    assert a.tobytes() == b.tobytes()
+def test_deterministic_with_both_modules(games):
+    random.seed(12345)
+    np.random.seed(54321)
+    _disturb_numba_global_rng(999)
+    again = kernels.random_games(NUM_GAMES, DEFAULT_RADIUS, 0, True, True, HEAD_START)
+    assert again.tobytes() == games.tobytes()
     common.check_deterministic_despite_global_rng(
         partial(duel.env, module_task_cards=True, module_points_of_interest=True), seeds=range(3)
     )
