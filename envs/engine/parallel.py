@@ -6,6 +6,8 @@ against the mask that seat saw, then feeds them to the core in the core's own or
 bookkeeping, serialization and copies). The core must therefore give every seat that acts
 in the coming turn a non-zero mask, not only ``current``, and a seat's legal actions must
 not depend on the choices made before it in the same turn (true for simultaneous moves).
+A live seat with nothing to decide this step (an all-zero mask, as in the Duel's Module 2
+decisions that concern one seat) still sends an action; it is ignored.
 
 ``strict=True`` (``raw_parallel_env()``): an illegal action raises ``IllegalActionError``.
 ``strict=False`` (``parallel_env()``): illegal actions end the game with -1 for every
@@ -82,12 +84,15 @@ class TabuleiroParallelEnv(ParallelEnv):
         if missing or extra:
             raise ValueError(f"step() needs one action for each live agent {live}; missing {missing}, unknown {extra}")
         chosen = {a: self.aec._checked_action(actions[a]) for a in live}
-        offenders = [a for a in live if not self.aec.action_mask(a)[chosen[a]]]
+        deciders = [a for a in live if self.aec.action_mask(a).any()]
+        offenders = [a for a in deciders if not self.aec.action_mask(a)[chosen[a]]]
         if offenders:
             return self._illegal(live, chosen, offenders)
         rewards = {a: 0.0 for a in live}
         acted: set[str] = set()
-        while not self.aec._rec["done"] and self.aec.agent_selection not in acted:
+        while (
+            not self.aec._rec["done"] and self.aec.agent_selection in deciders and self.aec.agent_selection not in acted
+        ):
             agent = self.aec.agent_selection
             self.aec.step(chosen[agent])
             acted.add(agent)

@@ -353,3 +353,22 @@ def test_module_actions_are_illegal_in_the_wrong_phase_and_unknown_without_the_m
     with pytest.raises(ValueError, match="module_points_of_interest"):
         plain.action_from_name("poi school")
     assert obs_size(RADIUS) < obs_size(RADIUS, True) < obs_size(RADIUS, True, True)
+
+
+def test_parallel_env_steps_one_decision_phase_at_a_time():
+    env = duel.raw_parallel_env(module_points_of_interest=True)
+    scenario = {
+        "boards": [FOREST_PAIR, FOREST_PAIR],
+        "completed": [THREE_DONE, THREE_DONE],
+        "landscape": ["L32", "L03", "L10"],
+        "tasks": [],
+        "turn": 4,
+    }
+    env.reset(seed=0, options={"scenario": scenario})
+    name = env.aec.action_from_name
+    env.step({"player_0": name(COMPLETE), "player_1": name(ASIDE)})
+    obs = {a: env.aec.observe(a) for a in env.agents}
+    assert obs["player_0"]["action_mask"].sum() == 6 and obs["player_1"]["action_mask"].sum() == 0
+    env.step({"player_0": name("poi hearts"), "player_1": 0})  # player_1 has no decision: its action is ignored
+    s = env.aec.core_state
+    assert s.hearts_left.tolist() == [3, 0] and s.phase == 0 and s.turn == 5
