@@ -21,7 +21,8 @@ _CHUNK = 64  # iterations per compiled call under a time budget (one clock check
 
 
 class ISMCTSAgent:
-    """Single-observer IS-MCTS over the game's determinization; plays the most visited root action."""
+    """Single-observer IS-MCTS over the game's determinization; plays the most visited root action
+    (or, where the game's search module sets ``PLAY_BY_VALUE``, the root action of best mean utility)."""
 
     name = "ismcts"
 
@@ -45,6 +46,7 @@ class ISMCTSAgent:
         module = search_module(self.game)
         self._search = module.ismcts_iterate
         self._root_candidates = getattr(module, "root_candidates", None)
+        self._by_value = bool(getattr(module, "PLAY_BY_VALUE", False))
         if exploration is None:
             exploration = getattr(module, "EXPLORATION", DEFAULT_EXPLORATION)
         self.iterations = DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations
@@ -52,6 +54,7 @@ class ISMCTSAgent:
         self.exploration = float(exploration)
         self.last_iterations = 0
         self.last_root: list[tuple[int, int]] = []  # (action, visits) of the last search's root children
+        self.last_values = np.zeros(0)  # mean utility of each root action in the last search (0: not searched)
         self._rng = np.random.default_rng(seed)
         self._buffers: dict[Any, _Buffers] = {}
 
@@ -70,7 +73,10 @@ class ISMCTSAgent:
         root[0] = env.core_state
         seat = env.possible_agents.index(env.agent_selection)
         visits = self.search(root, seat, env.game, seed)
-        counts = np.where(observation["action_mask"] > 0, visits, -1.0)
+        if self._by_value:  # the best mean among the searched root actions
+            counts = np.where((observation["action_mask"] > 0) & (visits > 0), self.last_values, -np.inf)
+        else:
+            counts = np.where(observation["action_mask"] > 0, visits, -1.0)
         return int(np.argmax(counts))
 
     def search(self, root: np.ndarray, seat: int, game: Any, seed: int) -> np.ndarray:
@@ -102,9 +108,11 @@ class ISMCTSAgent:
                 break
         self.last_iterations = done
         visits = np.zeros(game.num_actions)
+        self.last_values = np.zeros(game.num_actions)
         c = buf.tree_i[0, 2]
         while c >= 0:
             visits[buf.tree_i[c, 0]] = buf.tree_f[c, 0]
+            self.last_values[buf.tree_i[c, 0]] = buf.tree_f[c, 2] / max(buf.tree_f[c, 0], 1.0)
             c = buf.tree_i[c, 3]
         self.last_root = [(int(a), int(v)) for a, v in enumerate(visits) if v > 0]
         return visits

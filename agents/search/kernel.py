@@ -15,8 +15,8 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with UCT. One iter
    term uses how often it was legal, not the parent's visits);
 3. expand one untried legal action (uniformly at random, or by the game module's
    ``expand_action(s, untried, n_untried, r)``), play to the end with the compiled ``random_playout``
-   (or, where the game module sets ``ROLLOUT_STEPS >= 0``, that many random steps only:
-   its ``utility`` then evaluates unfinished positions);
+   (or, where the game module sets ``ROLLOUT_STEPS >= 0``, that many steps of its
+   ``default_policy`` only: its ``utility`` then evaluates unfinished positions);
 4. back up ``utility(s, returns, u)`` (each seat's result in [0, 1]): each node gets the
    value of the seat that made its move.
 
@@ -25,7 +25,22 @@ module's ``root_candidates`` may narrow a huge action set to the promising few).
 
 A game module may set ``OPPONENTS_IN_TREE = False``: the tree then holds only the searching
 seat's own decisions (keyed by its own action sequence) and the other seats move by the
-random default policy in between, for games where they barely interact.
+default policy in between, for games where they barely interact. Further optional hooks:
+
+- ``default_policy(s, seat, mask, r)``: the move of the acting seat (``s.current``) outside the
+  tree (rollouts, opponents kept out of the tree), ``seat`` being the searching one; uniformly
+  random legal (``pick_random_action``) by default;
+- ``MAX_TREE_DEPTH``: the tree grows no deeper than this many levels (unlimited by
+  default); below them the default policy plays;
+- ``SHARED_DETERMINIZATIONS = B``: iterations ``B k .. B k + B - 1`` share one determinization
+  (and random stream): children compared within a block meet the same hidden cards and
+  future chance (common random numbers); 1 by default (a fresh one each iteration); 0: B is
+  the number of actions ``root_mask`` allows.
+
+An exploration constant of ``inf`` allocates uniformly: each step takes the least visited
+child (ties to the best mean). With one root action a block (``MAX_TREE_DEPTH = 1``,
+``SHARED_DETERMINIZATIONS = 0``) every root action is then tried once in every
+determinization: a paired comparison.
 
 The tree lives in preallocated arrays: ``tree_i[n] = (action, mover, first_child,
 next_sibling)`` and ``tree_f[n] = (visits, availability, value)``; node 0 is the root.
@@ -40,7 +55,10 @@ def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
     while c >= 0:
         if tree_i[c, 1] == mover and mask[tree_i[c, 0]]:
             visits = tree_f[c, 0]
-            score = tree_f[c, 2] / visits + c_explore * np.sqrt(np.log(tree_f[c, 1]) / visits)
+            if np.isinf(c_explore):  # uniform: the least visited, ties to the best mean (in [0, 1])
+                score = tree_f[c, 2] / visits - 2.0 * visits
+            else:
+                score = tree_f[c, 2] / visits + c_explore * np.sqrt(np.log(tree_f[c, 1]) / visits)
             if score > best_score:
                 best_score = score
                 best = c
@@ -52,19 +70,25 @@ def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
 def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_explore, tree_i, tree_f, n_nodes,
                    mask, root_mask, child_of, untried, path, returns, util):
     s = work[0]
+    block = SHARED_DETERMINIZATIONS
+    if block <= 0:  # one determinization a round of the root's candidates
+        block = 0
+        for a in range(root_mask.shape[0]):
+            block += root_mask[a] != 0
+        block = max(block, 1)
     for it in range(first, first + count):
         work_bytes[:] = root_bytes
-        r = splitmix64(np.uint64(seed) + np.uint64(it) * np.uint64(0x9E3779B97F4A7C15))
+        r = splitmix64(np.uint64(seed) + np.uint64(it // block) * np.uint64(0x9E3779B97F4A7C15))
         determinize(s, seat, r)
         returns[:] = 0.0
         node = 0
         depth = 0
         expanded = False
-        while not s.done and not expanded:
+        while not s.done and not expanded and depth < MAX_TREE_DEPTH:
             mover = s.current
             if not OPPONENTS_IN_TREE and mover != seat:  # the others play their default policy
                 r = splitmix64(r)
-                step(s, pick_random_action(s, mask, r))
+                step(s, default_policy(s, seat, mask, r))
                 for p in range(returns.shape[0]):
                     returns[p] += s.rewards[p]
                 continue
@@ -120,7 +144,7 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
                     if s.done:
                         break
                     r = splitmix64(r)
-                    step(s, pick_random_action(s, mask, r))
+                    step(s, default_policy(s, seat, mask, r))
                     for p in range(returns.shape[0]):
                         returns[p] += s.rewards[p]
         utility(s, returns, util)
@@ -138,6 +162,12 @@ def expand_action(s, untried, n_untried, r):
     return untried[np.uint64(r) % np.uint64(n_untried)]
 """
 
+DEFAULT_POLICY = """
+@njit(cache=True)
+def default_policy(s, seat, mask, r):
+    return pick_random_action(s, mask, r)
+"""
+
 
 def compile_search(namespace: dict) -> None:
     """Define ``ismcts_iterate`` inside a game's search module (see the module docstring)."""
@@ -152,7 +182,11 @@ def compile_search(namespace: dict) -> None:
 
     namespace.setdefault("ROLLOUT_STEPS", -1)
     namespace.setdefault("OPPONENTS_IN_TREE", True)
+    namespace.setdefault("MAX_TREE_DEPTH", 1 << 30)
+    namespace.setdefault("SHARED_DETERMINIZATIONS", 1)
     namespace.update(np=np, njit=njit, splitmix64=splitmix64)
     if "expand_action" not in namespace:
         exec(compile(DEFAULT_EXPAND, namespace["__file__"], "exec"), namespace)
+    if "default_policy" not in namespace:
+        exec(compile(DEFAULT_POLICY, namespace["__file__"], "exec"), namespace)
     exec(compile(SEARCH_SOURCE, namespace["__file__"], "exec"), namespace)
