@@ -28,6 +28,7 @@ from numba import njit
 from agents.heuristics.dorfromantik_duel import action_values, board_value
 from agents.search.kernel import compile_search
 from envs.dorfromantik_duel.core import (  # noqa: F401
+    MAX_PLACED,
     NO_TILE,
     determinize,
     legal_into,
@@ -40,8 +41,7 @@ from envs.dorfromantik_duel.core import (  # noqa: F401
     tile_edge,
 )
 from envs.dorfromantik_duel.kernels import pick_random_action, random_playout  # noqa: F401
-from envs.dorfromantik_duel.rules import MK_NONE, NUM_KINDS, NUM_MARKER_TYPES, NUM_ROT
-from envs.dorfromantik_duel.tiles import NUM_TILES
+from envs.dorfromantik_duel.rules import MK_NONE, NUM_KINDS, NUM_MARKER_TYPES, NUM_ROT, PH_PLACE
 from envs.engine.rng import splitmix64
 
 LOOKAHEAD_TURNS = 3  # each iteration: my candidate, then this many turns of greedy play by both seats
@@ -64,8 +64,8 @@ def utility(s: np.void, returns: np.ndarray, util: np.ndarray) -> None:
     """Each seat's squashed board value (at the end: its pad total) against the pace of the turn,
     plus the result at the end; in [0, 1].
 
-    ``s`` is scratch (the search's working copy): seat 0's pending choice is placed in it."""
-    if not s.done and s.pending[0] >= 0:
+    ``s`` is scratch (the search's working copy): seat 0's pending placement is made in it."""
+    if not s.done and s.pending[0] >= 0 and s.phase == PH_PLACE:
         play_action(s, 0, s.pending[0])
         s.pending[0] = -1
         score_board(s, 0)
@@ -78,7 +78,7 @@ def utility(s: np.void, returns: np.ndarray, util: np.ndarray) -> None:
             util[p] = part
 
 
-_KEEP = NUM_TILES + 48  # scratch for placement_value: marker states of the placed cells, then the pad
+_KEEP = MAX_PLACED + 48  # scratch for placement_value: marker states of the placed cells, then the pad
 
 
 @njit(cache=True)
@@ -89,7 +89,8 @@ def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> f
     tile = s.tile
     for i in range(n):
         keep[i] = s.cell_mk_state[p, s.order[p, i]]
-    o = NUM_TILES
+    o = MAX_PLACED
+    module = (s.last_cell[p], s.ask_heart[p], s.ask_photo[p], s.poi_due[p], s.milestones[p])  # Module 2
     for t in range(NUM_MARKER_TYPES):
         keep[o + t] = s.task_points[p, t]
         keep[o + 7 + t] = s.tasks_done[p, t]
@@ -136,6 +137,7 @@ def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> f
         s.label[p, k, c] = keep[o + 30 + k]
         s.area_size[p, k, c] = keep[o + 35 + k]
         s.area_open[p, k, c] = keep[o + 40 + k]
+    s.last_cell[p], s.ask_heart[p], s.ask_photo[p], s.poi_due[p], s.milestones[p] = module
     return v
 
 
@@ -163,7 +165,7 @@ def greedy_action(s: np.void, mask: np.ndarray, r: np.uint64, shortlist: int) ->
         if mask[a]:
             acts[k] = a
             k += 1
-    if n == 1 or s.n_placed[p] == 0 or s.tile < 0:
+    if n == 1 or s.n_placed[p] == 0 or s.tile < 0 or s.phase != PH_PLACE:  # Module 2's decisions: at random
         return acts[np.uint64(r) % np.uint64(n)]
     if 0 < shortlist < n:
         quick = np.empty(n)
@@ -223,6 +225,8 @@ def root_candidates(root: np.ndarray, seat: int, game: object, seed: int, root_m
     determinized copy, so on public information only): a tile has ~100-300 placements, too many
     to look past the first move of each within a second."""
     state = root.copy()
+    if int(state[0]["phase"]) != PH_PLACE:
+        return  # Module 2's decisions: few choices, all searched (a special tile: all its places)
     determinize(state[0], seat, np.uint64(seed))
     mask = np.zeros(root_mask.shape[0], np.int8)
     legal_into(state[0], mask)

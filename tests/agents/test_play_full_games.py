@@ -49,10 +49,11 @@ def test_every_landed_game_has_all_agents():
     assert not missing, f"games without a heuristic or an IS-MCTS search: {missing}"
 
 
-def test_duel_agents_play_the_modules_legally():
-    """The heuristic (with its Module 2 rules of thumb) and random play the Duel with both modules on."""
+@pytest.mark.parametrize("opponent", ["random", "ismcts:iterations=24"])
+def test_duel_agents_play_the_modules_legally(opponent):
+    """The heuristic (with its Module 2 rules of thumb), random and IS-MCTS play the Duel with both modules on."""
     env = envs.game_module("dorfromantik_duel_v0").raw_env(module_task_cards=True, module_points_of_interest=True)
-    agents = [make_agent("heuristic", "dorfromantik_duel_v0", seed=1), make_agent("random", "dorfromantik_duel_v0", 2)]
+    agents = [make_agent("heuristic", "dorfromantik_duel_v0", seed=1), make_agent(opponent, "dorfromantik_duel_v0", 2)]
     taken = 0
     for seed in range(2):
         result = play_game(env, agents, seed=seed)
