@@ -26,6 +26,7 @@ from envs.dorfromantik_duel.core import (
     MK_CANCELLED,
     MK_OPEN,
     NO_TILE,
+    matching_edges,
     neighbour,
     occupied_neighbours,
     place_tile,
@@ -145,16 +146,6 @@ def decision_values(state: np.ndarray, seat: int, mask: np.ndarray, names: list[
         elif name == "move photographer":
             out[a] = 1.0
     return out
-
-
-@njit(cache=True)
-def matching_edges(s: np.void, p: int, c: int) -> int:
-    n = 0
-    for d in range(NUM_ROT):
-        nb = neighbour(s.radius, c, d)
-        if nb >= 0 and s.cell_tile[p, nb] != NO_TILE and s.cell_edge[p, nb, (d + 3) % NUM_ROT] == s.cell_edge[p, c, d]:
-            n += 1
-    return n
 
 
 class DorfromantikDuelHeuristic(HeuristicAgent):

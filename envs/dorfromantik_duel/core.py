@@ -295,6 +295,12 @@ def tile_edge(tile: int, rot: int, d: int) -> int:
     return TURNED_EDGES[tile, rot, d]
 
 
+@njit(cache=True)
+def pass_action(s) -> int:
+    """The ``pass`` action of this state's board; Module 2's decisions follow it (rules.EXTRA_NAMES)."""
+    return (2 * s.radius + 1) ** 2 * NUM_ROT
+
+
 # -- setup -----------------------------------------------------------------------------------
 
 
@@ -830,7 +836,7 @@ def poi_open(s, p: int, i: int) -> bool:
 def choose_points_of_interest(s, a0: int, a1: int) -> None:
     """Both choices at once: a School/Barn/Oak taken by one seat only leaves the other's game;
     the first to take the hearts gets 3 (both at once: 3 each), a later taker 2."""
-    base = (2 * s.radius + 1) ** 2 * NUM_ROT + 1 + X_POI
+    base = pass_action(s) + 1 + X_POI
     pick = np.full(2, -1, np.int64)
     if a0 >= 0:
         pick[0] = a0 - base
@@ -861,7 +867,7 @@ def choose_points_of_interest(s, a0: int, a1: int) -> None:
 def take_photos(s, a0: int, a1: int) -> None:
     """Each activated photographer may move onto the new tile, then takes a camera marker.
     One marker left for two at once: the seat with fewer cameras gets it; equal, nobody."""
-    base = (2 * s.radius + 1) ** 2 * NUM_ROT + 1
+    base = pass_action(s) + 1
     n = 0
     for p in range(2):
         a = a0 if p == 0 else a1
@@ -875,10 +881,8 @@ def take_photos(s, a0: int, a1: int) -> None:
         a = a0 if p == 0 else a1
         if a < 0 or s.cameras_left == 0:
             continue
-        if n == 2 and s.cameras_left == 1:
-            other = a1 if p == 0 else a0
-            if other >= 0 and s.cameras[p] >= s.cameras[1 - p]:
-                continue
+        if n == 2 and s.cameras_left == 1 and s.cameras[p] >= s.cameras[1 - p]:
+            continue
         s.cameras_left -= 1
         s.cameras[p] += 1
         s.cell_camera[p, s.photo_cell[p]] += 1
@@ -886,7 +890,7 @@ def take_photos(s, a0: int, a1: int) -> None:
 
 @njit(cache=True)
 def place_hearts(s, a0: int, a1: int) -> None:
-    base = (2 * s.radius + 1) ** 2 * NUM_ROT + 1
+    base = pass_action(s) + 1
     for p in range(2):
         a = a0 if p == 0 else a1
         if a < 0:
@@ -981,8 +985,7 @@ def legal_for(s, seat: int, mask) -> int:
     mask[:] = 0
     if not seat_acts(s, seat):
         return 0
-    nc = (2 * s.radius + 1) ** 2
-    extra = nc * NUM_ROT + 1
+    extra = pass_action(s) + 1
     if s.phase == PH_HEART:
         mask[extra + X_HEART] = 1
         mask[extra + X_NO_HEART] = 1
@@ -1000,7 +1003,7 @@ def legal_for(s, seat: int, mask) -> int:
         return count
     count = legal_placements(s, seat, seat_tile(s, seat), mask)
     if count == 0:
-        mask[nc * NUM_ROT] = 1
+        mask[extra - 1] = 1
         count = 1
     return count
 
@@ -1017,7 +1020,7 @@ def legal_into(s, mask) -> int:
 @njit(cache=True)
 def action_count(s) -> int:
     """Size of the action space of this state's config."""
-    n = (2 * s.radius + 1) ** 2 * NUM_ROT + 1
+    n = pass_action(s) + 1
     return n + NUM_EXTRA if s.module_poi else n
 
 
@@ -1026,10 +1029,9 @@ def is_legal(s, seat: int, a: int) -> bool:
     if not seat_acts(s, seat):
         return False
     radius = s.radius
-    nc = (2 * radius + 1) ** 2
     if a < 0 or a >= action_count(s):
         return False
-    if a >= nc * NUM_ROT or s.phase != PH_PLACE and s.phase != PH_SPECIAL:
+    if a >= pass_action(s) or s.phase != PH_PLACE and s.phase != PH_SPECIAL:
         mask = np.zeros(action_count(s), np.int8)
         legal_for(s, seat, mask)
         return mask[a] == 1
@@ -1046,8 +1048,7 @@ def is_legal(s, seat: int, a: int) -> bool:
 @njit(cache=True)
 def play_action(s, p: int, a: int) -> None:
     """Seat p's placement (or pass) of this turn's tile."""
-    nc = (2 * s.radius + 1) ** 2
-    if a == nc * NUM_ROT:
+    if a == pass_action(s):
         s.used[p, s.tile] = 2  # no legal placement: the tile (and its marker) leaves p's game
     else:
         place_tile(s, p, a // NUM_ROT, a % NUM_ROT)
@@ -1056,8 +1057,7 @@ def play_action(s, p: int, a: int) -> None:
 @njit(cache=True)
 def play_special(s, p: int, a: int) -> None:
     """Seat p's placement of its special tile; with no place for it, it leaves the game."""
-    nc = (2 * s.radius + 1) ** 2
-    if a == nc * NUM_ROT:
+    if a == pass_action(s):
         s.to_place[p] = -1
     else:
         place_special(s, p, a // NUM_ROT, a % NUM_ROT)
@@ -1163,13 +1163,19 @@ def heart_points(s, p: int) -> int:
         c = s.order[p, i]
         if not s.cell_heart[p, c]:
             continue
-        m = 0
-        for d in range(NUM_ROT):
-            nb = neighbour(s.radius, c, d)
-            if nb >= 0 and s.cell_tile[p, nb] != NO_TILE:
-                m += s.cell_edge[p, nb, (d + 3) % NUM_ROT] == s.cell_edge[p, c, d]
-        n += min(m, MAX_HEART_POINTS)
+        n += min(matching_edges(s, p, c), MAX_HEART_POINTS)
     return n
+
+
+@njit(cache=True)
+def matching_edges(s, p: int, c: int) -> int:
+    """Edges of the tile at c that meet the same terrain on a neighbouring tile."""
+    m = 0
+    for d in range(NUM_ROT):
+        nb = neighbour(s.radius, c, d)
+        if nb >= 0 and s.cell_tile[p, nb] != NO_TILE:
+            m += s.cell_edge[p, nb, (d + 3) % NUM_ROT] == s.cell_edge[p, c, d]
+    return m
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ from envs.dorfromantik_duel.core import (  # noqa: F401
     obs_size,
     observe,
     observe_into,
+    pass_action,
     reset,
     seat_tile,
     step,
@@ -26,7 +27,6 @@ from envs.dorfromantik_duel.rules import (
     MAX_BOARD_RADIUS,
     NUM_KINDS,
     NUM_MARKER_TYPES,
-    NUM_ROT,
     PH_PLACE,
     PH_SPECIAL,
     num_actions,
@@ -267,7 +267,7 @@ def pick_random_action(s, mask, r):
         listed = np.empty(MAX_LISTED, np.int64)
         n = list_placements(s, s.current, seat_tile(s, s.current), listed)
         if n == 0:
-            return (2 * s.radius + 1) ** 2 * NUM_ROT  # pass
+            return pass_action(s)
         return listed[np.uint64(r) % np.uint64(n)]
     n = legal_into(s, mask)
     return kth_legal(mask, np.uint64(r) % np.uint64(n))
