@@ -2,11 +2,13 @@
 
 numba invalidates a cached function only when its own file changes, not when a
 function it calls (in another file) does, so a stale cache could run old rules.
-Keying the folder by a digest of every source file of the compiled packages rules that out.
+Keying the folder by a digest of every compiled source (and what it imports) rules that out.
 """
 
+import ast
 import hashlib
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -14,20 +16,63 @@ from pathlib import Path
 import numba
 
 COMPILED_PACKAGES = ("envs", "agents")  # packages that hold @njit(cache=True) code
-# Modules no compiled code reads (text and pictures): editing them needs no recompile. Every
-# other file counts, since compiled code bakes in the constants it imports (e.g. card tables).
-PRESENTATION_ONLY = frozenset({"render.py", "picture.py", "_picture.py"})
+# A file is compiled source when it defines compiled code, or when compiled code imports it
+# (directly or not): numba bakes imported constants (card tables, sizes) into the machine code.
+# Python-only modules (env adapters, scenarios, state checks, agents' Python side) are left out,
+# so editing them keeps the cache warm.
+_COMPILES = re.compile(r"\bnjit\b|\bcompile_kernels\(")
+
+
+def _module_path(root: Path, module: str) -> Path | None:
+    """The file of a project module name (``envs.capivari.core``), or None if not ours."""
+    if module.split(".")[0] not in COMPILED_PACKAGES:
+        return None
+    base = root.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _project_imports(root: Path, path: Path) -> set[Path]:
+    """Project files ``path`` imports by name (``import x.y``; ``from x.y import z``: x/y.py, or x/y/z.py)."""
+    found: set[Path] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            hits = [_module_path(root, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            hits = [_module_path(root, f"{node.module}.{a.name}") or _module_path(root, node.module) for a in node.names]
+        else:
+            continue
+        found.update(h for h in hits if h is not None)
+    return found
+
+
+def compiled_sources(root: Path) -> list[Path]:
+    """Files that define compiled code, every project file they import (transitively) and data beside them."""
+    todo = [
+        path
+        for package in COMPILED_PACKAGES
+        for path in (root / package).rglob("*.py")
+        if path.name != "_numba_cache.py" and _COMPILES.search(path.read_text())
+    ]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo.extend(_project_imports(root, path) - seen)
+    data = {p for path in seen for p in path.parent.glob("*.json")}  # tables read at import (tiles.json)
+    return sorted(seen | data)
 
 
 def source_digest(root: Path) -> str:
-    """A short digest of the compiled packages' .py files under ``root``, numba's and Python's versions."""
+    """A short digest of the compiled sources under ``root``, numba's and Python's versions."""
     h = hashlib.sha256(f"{numba.__version__} {sys.version_info[:3]}".encode())
-    for package in COMPILED_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            if path.name in PRESENTATION_ONLY:
-                continue
-            h.update(str(path.relative_to(root)).encode())
-            h.update(path.read_bytes())
+    for path in compiled_sources(root):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -1,5 +1,6 @@
 """Checks every game's environment must pass, written once (used by each game's tests)."""
 
+import json
 import pickle
 import random
 from collections.abc import Callable
@@ -153,3 +154,14 @@ def check_garbage_state_bytes(env_fn: Callable, seed: int = 0) -> None:
     fresh = env_fn()
     fresh.deserialize(good)
     np.testing.assert_array_equal(fresh.state(), env.state())
+
+
+def with_record(data: bytes, raw: bytes) -> bytes:
+    """``serialize()`` bytes with the state record replaced and the checksum recomputed to match,
+    as a forger would: only the game's ``validate_state`` then stands between it and compiled code."""
+    from envs.engine.aec import _MAGIC, _checksum, header_of
+
+    header = header_of(data)
+    header["sha256"] = _checksum(header, raw)
+    head = json.dumps(header).encode()
+    return _MAGIC + len(head).to_bytes(4, "little") + head + raw

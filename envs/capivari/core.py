@@ -37,7 +37,7 @@ from envs.capivari.rules import (
     SEL_TCHES,
 )
 from envs.engine.bits import lowest_bit_index, nth_set_bit, popcount
-from envs.engine.game import header_fields
+from envs.engine.record import header_fields
 from envs.engine.rng import rng_seed, rng_shuffle
 
 STATE_DTYPE = np.dtype(

@@ -74,7 +74,7 @@ from envs.dorfromantik_duel.tiles import (
     TILE_TASK,
     TRACK,
 )
-from envs.engine.game import header_fields
+from envs.engine.record import header_fields
 from envs.engine.rng import rng_below, rng_seed, rng_shuffle
 
 DQ = np.array(DIR_Q, np.int64)

@@ -25,9 +25,11 @@ from pettingzoo import AECEnv
 
 from envs.engine.game import Game
 from envs.engine.kernels import kernels_of
-from envs.engine.rng import seed_to_uint64
+from envs.engine.seeds import seed_to_uint64
 
-_MAGIC = b"TABU1\n"
+_MAGIC = b"TABU2\n"
+_OLD_MAGICS = (b"TABU1\n",)
+_MAX_REWARD = 1e9  # |reward| a header may hold; far beyond any game's scores, finite
 
 
 class IllegalActionError(ValueError):
@@ -51,7 +53,7 @@ class TabuleiroAECEnv(AECEnv):
         self.game = game
         self.render_mode = render_mode
         self.strict = strict
-        self.render_seat: int | None = None  # None: a spectator's view; a seat: only what it may see
+        self._render_seat: int | None = None  # None: a spectator's view; a seat: only what it may see
         self.metadata = dict(self.metadata, name=game.name, render_modes=modes)
         n = game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -73,6 +75,15 @@ class TabuleiroAECEnv(AECEnv):
         self._rec = None
         self._info_version = -1
         self._illegal_end = False
+
+    @property
+    def render_seat(self) -> int | None:
+        """Whose view ``render()`` shows: None for a spectator (everything), or a seat (what it may see)."""
+        return self._render_seat
+
+    @render_seat.setter
+    def render_seat(self, seat: int | None) -> None:
+        self._render_seat = checked_seat(seat, self.game.num_players, "render_seat")
 
     # spaces -------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -125,7 +136,15 @@ class TabuleiroAECEnv(AECEnv):
 
     def _require_reset(self) -> None:
         if self._rec is None:
-            raise OrderError("call reset() before step(), observe(), last(), state() or render()")
+            raise OrderError("call reset() before step(), observe(), last(), agent_iter(), state() or render()")
+
+    def last(self, observe: bool = True) -> tuple:
+        self._require_reset()
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._require_reset()
+        return super().agent_iter(max_iter)
 
     def _sync_selection(self) -> None:
         rec = self._rec
@@ -145,6 +164,8 @@ class TabuleiroAECEnv(AECEnv):
     # acting -------------------------------------------------------------------
     def step(self, action: int | None) -> None:
         self._require_reset()
+        if not self.agents:
+            raise OrderError("the game is over and every agent has taken its last step; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -271,6 +292,8 @@ class TabuleiroAECEnv(AECEnv):
         }
 
     def __setstate__(self, d: dict) -> None:
+        if not isinstance(d, dict) or not isinstance(d.get("game"), Game) or not isinstance(d.get("strict"), bool):
+            raise ValueError("not a pickled tabuleiro env")
         self.__init__(d["game"], render_mode=d["render_mode"], strict=d["strict"])
         if d["data"] is not None:
             self.deserialize(d["data"])
@@ -284,7 +307,6 @@ class TabuleiroAECEnv(AECEnv):
             "rules_version": self.game.rules_version,
             "config": dataclasses.asdict(self.game.config),
             "dtype": _dtype_digest(self._states.dtype),
-            "sha256": hashlib.sha256(raw).hexdigest(),
             "agents": self.agents,
             "agent_selection": self.agent_selection,
             "rewards": self.rewards,
@@ -292,15 +314,20 @@ class TabuleiroAECEnv(AECEnv):
             "terminations": self.terminations,
             "truncations": self.truncations,
             "illegal_end": self._illegal_end,
-            "infos": self.infos,
-            "info_version": self._info_version,
+            "illegal_movers": [a for a, info in self.infos.items() if info.get("illegal_move")],
             "render_seat": self.render_seat,
         }
+        header["sha256"] = _checksum(header, raw)
         head = json.dumps(header).encode()
         return _MAGIC + len(head).to_bytes(4, "little") + head + raw
 
     def deserialize(self, data: bytes) -> None:
-        """Restore a state made by ``serialize()`` of the same game and config; ValueError if not."""
+        """Restore a state made by ``serialize()`` of the same game and config; ValueError if not.
+
+        The checksum covers the header and the record; the record must pass the game's
+        ``validate_state``, and the PettingZoo bookkeeping in the header must agree with it
+        (seat to act, terminations, finite rewards); infos are rebuilt from the record.
+        """
         header, raw = _split(data)
         if header.get("game") != self.game.name:
             raise ValueError(f"state is for game {header.get('game')!r}, this env is {self.game.name!r}")
@@ -314,24 +341,24 @@ class TabuleiroAECEnv(AECEnv):
         states = self.game.new_state()
         if header.get("dtype") != _dtype_digest(states.dtype) or len(raw) != states.nbytes:
             raise ValueError("state bytes do not match this build's state layout")
-        if hashlib.sha256(raw).hexdigest() != header.get("sha256"):
+        if _checksum(header, raw) != header.get("sha256"):
             raise ValueError("state bytes are corrupted (checksum mismatch)")
         states = np.frombuffer(bytearray(raw), dtype=states.dtype).copy()
         self.game.validate_state(states[0])
-        agents = header["agents"]
-        if not set(agents) <= set(self.possible_agents):
-            raise ValueError(f"state names unknown agents {agents}")
+        book = _checked_bookkeeping(header, states[0], self.possible_agents)
         self._attach(states)
-        self.agents = list(agents)
-        self.agent_selection = header["agent_selection"]
-        self.rewards = {a: float(v) for a, v in header["rewards"].items()}
-        self._cumulative_rewards = {a: float(v) for a, v in header["cumulative"].items()}
-        self.terminations = {a: bool(v) for a, v in header["terminations"].items()}
-        self.truncations = {a: bool(v) for a, v in header["truncations"].items()}
-        self._illegal_end = bool(header["illegal_end"])
-        self.infos = header["infos"]
-        self._info_version = int(header["info_version"])
-        self.render_seat = header["render_seat"]
+        self.agents = book["agents"]
+        self.agent_selection = book["agent_selection"]
+        self.rewards = book["rewards"]
+        self._cumulative_rewards = book["cumulative"]
+        self.terminations = book["terminations"]
+        self.truncations = book["truncations"]
+        self._illegal_end = book["illegal_end"]
+        self._info_version = -1
+        self._refresh_infos()
+        for agent in book["illegal_movers"]:
+            self.infos[agent] = dict(self.infos[agent], illegal_move=True)
+        self.render_seat = header.get("render_seat")
 
     def deserialize_new(self, data: bytes) -> "TabuleiroAECEnv":
         """A new env of this game restored from ``serialize()`` bytes."""
@@ -351,19 +378,91 @@ def _byte_functions(game: Game) -> tuple[Any, Any]:
     return k.buf_step, k.buf_observe
 
 
+def checked_seat(seat: Any, num_players: int, what: str) -> int | None:
+    """``seat`` as an int in [0, num_players), or None; ValueError naming ``what`` otherwise."""
+    if seat is None:
+        return None
+    if isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_)) and 0 <= seat < num_players:
+        return int(seat)
+    raise ValueError(f"{what} must be None or a seat 0..{num_players - 1}, got {seat!r}")
+
+
+def _checksum(header: dict, raw: bytes) -> str:
+    """sha256 over the header (all but its checksum, canonical JSON) and the record bytes."""
+    rest = {k: v for k, v in header.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True).encode() + raw).hexdigest()
+
+
+def _finite_rewards(value: Any, agents: list[str], what: str) -> dict[str, float]:
+    ok = isinstance(value, dict) and list(value) == agents
+    if ok:
+        out = {}
+        for agent, v in value.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= _MAX_REWARD:
+                ok = False
+                break
+            out[agent] = float(v)
+    if not ok:
+        raise ValueError(f"state header: {what} must map each agent {agents} to a finite number")
+    return out
+
+
+def _checked_bookkeeping(header: dict, rec: np.void, possible: list[str]) -> dict[str, Any]:
+    """The header's PettingZoo bookkeeping, checked against the record; ValueError if they disagree."""
+    agents = header.get("agents")
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise ValueError("state header: 'agents' must be a list of agent names")
+    if [a for a in possible if a in agents] != agents or len(set(agents)) != len(agents):
+        raise ValueError(f"state header: agents {agents} are not in seat order among {possible}")
+    illegal_end = header.get("illegal_end")
+    if not isinstance(illegal_end, bool):
+        raise ValueError("state header: 'illegal_end' must be true or false")
+    over = bool(rec["done"]) or illegal_end
+    selection = header.get("agent_selection")
+    if not over:
+        if agents != possible:
+            raise ValueError("state header: a game in progress must list every agent")
+        if selection != possible[int(rec["current"])]:
+            raise ValueError(f"state header: agent_selection {selection!r} is not the seat to act in the record")
+    elif selection not in (agents or possible):
+        raise ValueError(f"state header: agent_selection {selection!r} is not one of {agents or possible}")
+    terminations = header.get("terminations")
+    if terminations != {a: over for a in agents}:
+        raise ValueError(
+            f"state header: terminations must be {over} for every agent of a game {'over' if over else 'in progress'}"
+        )
+    if header.get("truncations") != {a: False for a in agents}:
+        raise ValueError("state header: truncations must be false for every agent")
+    movers = header.get("illegal_movers")
+    if not isinstance(movers, list) or not set(movers) <= set(agents) or (movers and not illegal_end):
+        raise ValueError("state header: 'illegal_movers' must list agents of a game ended by an illegal move")
+    return {
+        "agents": list(agents),
+        "agent_selection": selection,
+        "rewards": _finite_rewards(header.get("rewards"), agents, "rewards"),
+        "cumulative": _finite_rewards(header.get("cumulative"), agents, "cumulative rewards"),
+        "terminations": dict(terminations),
+        "truncations": {a: False for a in agents},
+        "illegal_end": illegal_end,
+        "illegal_movers": list(movers),
+    }
+
+
 def _dtype_digest(dtype: np.dtype) -> str:
     return hashlib.sha256(repr(dtype.descr).encode()).hexdigest()[:16]
 
 
 def _split(data: bytes) -> tuple[dict, bytes]:
+    if isinstance(data, (bytes, bytearray)) and data.startswith(_OLD_MAGICS):
+        raise ValueError("a state from an older tabuleiro version (format TABU1); it cannot be restored")
     if not isinstance(data, (bytes, bytearray)) or not data.startswith(_MAGIC) or len(data) < len(_MAGIC) + 4:
         raise ValueError("not a tabuleiro state (bad magic bytes)")
     n = int.from_bytes(data[len(_MAGIC) : len(_MAGIC) + 4], "little")
     start = len(_MAGIC) + 4
     try:
         header = json.loads(data[start : start + n].decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"state header is corrupted: {exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ValueError(f"state header is corrupted: {type(exc).__name__}") from None
     if not isinstance(header, dict):
         raise ValueError("state header is corrupted")
     return header, bytes(data[start + n :])

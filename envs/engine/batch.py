@@ -15,6 +15,13 @@ import numpy as np
 
 from envs.engine.game import Game
 from envs.engine.kernels import kernels_of
+from envs.engine.seeds import checked_seed
+
+MAX_ENVS = 1 << 24  # games in one batch; far beyond memory for most games, keeps sizes sane
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 class BatchEnv:
@@ -35,10 +42,13 @@ class BatchEnv:
             game = envs.make(game, **config).game
         elif config:
             raise ValueError("pass config keywords with a game name, not with a Game instance")
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
-            raise ValueError(f"threads must be None or 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
+        if not _is_int(num_envs) or not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs must be an int in [1, {MAX_ENVS}], got {num_envs!r}")
+        num_envs = int(num_envs)
+        most = numba.config.NUMBA_NUM_THREADS
+        if threads is not None and (not _is_int(threads) or not 1 <= threads <= most):
+            raise ValueError(f"threads must be None or an int in [1, {most}], got {threads!r}")
+        threads = None if threads is None else int(threads)
         # None: every core. On a busy machine (e.g. beside RLlib env runners) 1 is far faster:
         # a parallel region waits for its slowest thread, and a preempted thread costs a time slice.
         self.threads = threads
@@ -54,14 +64,15 @@ class BatchEnv:
         self._rewards = np.zeros((num_envs, width), np.float64)
         self._dones = np.zeros(num_envs, np.uint8)
         self.episode_seeds = np.zeros(num_envs, np.uint64)  # the seed each running game started from
-        self._seed = seed
+        self._seed = checked_seed(seed, "seed", num_envs)
         self._ready = False
+        self._masks_current = False
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every game (game i from ``seed + i``); returns observations, masks, seats to act."""
         if seed is not None:
-            self._seed = seed
-        self.episode_seeds[:] = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(self._seed % 2**64)
+            self._seed = checked_seed(seed, "seed", self.num_envs)
+        self.episode_seeds[:] = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(self._seed)
         with self._threads():
             self._k.batch_reset(self.states, self.episode_seeds)
         self._ready = True
@@ -72,6 +83,7 @@ class BatchEnv:
         self._check_ready()
         with self._threads():
             self._k.batch_observe(self.states, self.obs, self.masks)
+        self._masks_current = True
         return self.obs.copy(), self.masks.copy(), self.states["current"].astype(np.int64)
 
     def legal_mask(self) -> np.ndarray:
@@ -79,24 +91,39 @@ class BatchEnv:
         self._check_ready()
         with self._threads():
             self._k.batch_legal_mask(self.states, self.masks)
+        self._masks_current = True
         return self.masks.copy()
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Apply one action per game; returns obs, masks, seats to act, rewards [N, players], dones."""
+        """Apply one action per game; returns obs, masks, seats to act, rewards [N, players], dones.
+
+        Every action is checked against the masks of the last observation before any game moves:
+        a batch with an illegal action changes nothing, and the error names the games.
+        """
         self._check_ready()
         a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+        if a.shape != (self.num_envs,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got {a.dtype} {a.shape}")
         if a.size and (a.min() < 0 or a.max() >= self.game.num_actions):
             raise ValueError(f"actions must be in [0, {self.game.num_actions})")
+        a = a.astype(np.int64)
+        if not self._masks_current:
+            self.legal_mask()
+        illegal = np.flatnonzero(self.masks[np.arange(self.num_envs), a] == 0)
+        if illegal.size:
+            from envs.engine.aec import IllegalActionError
+
+            shown = ", ".join(f"game {i}: {self.game.action_name(int(a[i]))!r}" for i in illegal[:5])
+            more = f" and {illegal.size - 5} more" if illegal.size > 5 else ""
+            raise IllegalActionError(f"illegal actions in {illegal.size} game(s) ({shown}{more}); no game was stepped")
         with self._threads():
-            bad = self._k.batch_step(self.states, a.astype(np.int64), self._rewards, self._dones, self.episode_seeds)
-        if bad >= 0:
+            bad = self._k.batch_step(self.states, a, self._rewards, self._dones, self.episode_seeds)
+        if bad >= 0:  # only if the states were changed behind our back since the last observation
             from envs.engine.aec import IllegalActionError
 
             raise IllegalActionError(
-                f"game {bad}: {self.game.action_name(int(a[bad]))!r} is illegal there; that game was left "
-                "as it was, the other games were stepped"
+                f"game {bad}: {self.game.action_name(int(a[bad]))!r} is illegal there (its state changed since "
+                "the last observation; call observe() first); that game was left as it was, the others were stepped"
             )
         obs, masks, seats = self.observe()
         return obs, masks, seats, self._rewards[:, : self.num_players].copy(), self._dones.astype(bool)
@@ -104,8 +131,13 @@ class BatchEnv:
     def random_steps(self, steps_per_game: int, seed: int = 0) -> int:
         """Random legal play inside the compiled loop (raw speed); returns games finished."""
         self._check_ready()
+        if not _is_int(steps_per_game) or not 0 <= steps_per_game <= 2**40:
+            raise ValueError(f"steps_per_game must be an int in [0, 2**40], got {steps_per_game!r}")
+        seed = checked_seed(seed)
         with self._threads():
-            return int(self._k.random_steps(self.states, np.uint64(seed), int(steps_per_game)))
+            finished = int(self._k.random_steps(self.states, np.uint64(seed), int(steps_per_game)))
+        self._masks_current = False  # step() refreshes them before checking actions
+        return finished
 
     @contextmanager
     def _threads(self) -> Iterator[None]:

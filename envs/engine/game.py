@@ -4,33 +4,18 @@ A game is a numba core over one structured state record plus a few Python
 helpers (names, scenarios, text). The adapter in ``envs.engine.aec`` does all
 the PettingZoo bookkeeping, so a game module holds only game logic.
 
-Every ``STATE_DTYPE`` starts with ``header_fields(max_players)``; the core keeps
-those fields current after every step:
-
-- ``current``: seat to act next (-1 once the game is over)
-- ``done``: 1 once the game is over
-- ``rewards``: each seat's reward for the last step (float64, zeroed by each step)
-- ``info_version``: incremented whenever ``Game.infos`` would change (round ends)
-- ``num_players``: seats in this game
-- ``rng``: the generator (``envs.engine.rng``); all chance comes from it
+Every ``STATE_DTYPE`` starts with ``header_fields(max_players)`` (``envs.engine.record``:
+seat to act, done, rewards, info version, seats, generator); the core keeps them current.
 """
 
+import dataclasses
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 import numpy as np
 
-
-def header_fields(max_players: int) -> list[tuple]:
-    """The fields every game's state record begins with (see the module docstring)."""
-    return [
-        ("current", np.int8),
-        ("done", np.uint8),
-        ("num_players", np.int8),
-        ("info_version", np.int32),
-        ("rng", np.uint64),
-        ("rewards", np.float64, (max_players,)),
-    ]
+from envs.engine.config import build_config
+from envs.engine.record import header_fields  # noqa: F401  (the record header is part of the contract)
 
 
 class Game(ABC):
@@ -71,6 +56,11 @@ class Game(ABC):
     def __init__(self, config: Any) -> None:
         self.config = config
 
+    def __reduce__(self) -> tuple:
+        # unpickling rebuilds the game through its validated config: a tampered pickle cannot
+        # smuggle in a config (say rounds=40) that __post_init__ would have refused
+        return (_rebuild_game, (type(self), _config_values(self.config)))
+
     # sizes -------------------------------------------------------------------
     @property
     @abstractmethod
@@ -106,6 +96,13 @@ class Game(ABC):
         cur = int(rec["current"])
         if not (-1 <= cur < n) or (cur == -1) != bool(rec["done"]):
             raise ValueError(f"state field 'current'={cur} is inconsistent")
+        rewards = np.asarray(rec["rewards"], np.float64)
+        if not np.isfinite(rewards).all() or np.abs(rewards).max() > 1e9 or rewards[n:].any():
+            raise ValueError(f"state field 'rewards' {rewards.tolist()} must be finite, zero beyond seat {n - 1}")
+        if int(rec["rng"]) == 0:
+            raise ValueError("state field 'rng' is 0, a state the generator never reaches")
+        if int(rec["info_version"]) < 0:
+            raise ValueError("state field 'info_version' must not be negative")
 
     # names ---------------------------------------------------------------------
     @abstractmethod
@@ -114,6 +111,8 @@ class Game(ABC):
 
     def action_from_name(self, name: str) -> int:
         """The action id with this name; ValueError listing a few names otherwise."""
+        if not isinstance(name, str):
+            raise ValueError(f"an action name must be a string, got {name!r}")
         table = self._name_table()
         key = name.strip()
         if key in table:
@@ -147,3 +146,14 @@ class Game(ABC):
     def render_rgb(self, rec: np.void, seat: int | None) -> np.ndarray:
         """The table as a picture (H x W x 3 uint8), from one seat's view; set ``has_rgb`` when implemented."""
         raise NotImplementedError(f"{self.name} has no picture renderer")
+
+
+def _config_values(config: Any) -> dict[str, Any]:
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+
+
+def _rebuild_game(cls: type, values: Any) -> "Game":
+    """A game unpickled from its class and config values, validated like a new one."""
+    if not (isinstance(cls, type) and issubclass(cls, Game)) or not isinstance(values, dict):
+        raise ValueError("not a pickled tabuleiro game")
+    return cls(build_config(cls.config_cls, values))

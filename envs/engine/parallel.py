@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from envs.engine.aec import IllegalActionError, OrderError, TabuleiroAECEnv
+from envs.engine.aec import IllegalActionError, OrderError, TabuleiroAECEnv, checked_seat
 from envs.engine.game import Game
 
 _MAGIC = b"TABUP1\n"
@@ -38,7 +38,7 @@ class TabuleiroParallelEnv(ParallelEnv):
         self.game = game
         self.render_mode = render_mode
         self.strict = strict
-        self.render_seat: int | None = None
+        self._render_seat: int | None = None
         self.metadata = dict(self.metadata, name=game.name)
         self.aec = TabuleiroAECEnv(game, render_mode=None, strict=strict)
         self.possible_agents = list(self.aec.possible_agents)
@@ -47,6 +47,15 @@ class TabuleiroParallelEnv(ParallelEnv):
         self.state_space = self.aec.state_space
         self.agents: list[str] = []
         self._started = False
+
+    @property
+    def render_seat(self) -> int | None:
+        """Whose view ``render()`` shows: None for a spectator (everything), or a seat (what it may see)."""
+        return self._render_seat
+
+    @render_seat.setter
+    def render_seat(self, seat: int | None) -> None:
+        self._render_seat = checked_seat(seat, self.game.num_players, "render_seat")
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -169,8 +178,8 @@ class TabuleiroParallelEnv(ParallelEnv):
         start = len(_MAGIC) + 4
         try:
             head = json.loads(bytes(data[start : start + n]).decode())
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"parallel-env header is corrupted: {exc}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            raise ValueError(f"parallel-env header is corrupted: {type(exc).__name__}") from None
         agents = head.get("agents") if isinstance(head, dict) else None
         if not isinstance(agents, list) or not set(agents) <= set(self.possible_agents):
             raise ValueError("parallel-env header names unknown agents")
@@ -194,6 +203,8 @@ class TabuleiroParallelEnv(ParallelEnv):
         }
 
     def __setstate__(self, d: dict) -> None:
+        if not isinstance(d, dict) or not isinstance(d.get("game"), Game) or not isinstance(d.get("strict"), bool):
+            raise ValueError("not a pickled tabuleiro parallel env")
         self.__init__(d["game"], render_mode=d["render_mode"], strict=d["strict"])
         if d["data"] is not None:
             self.deserialize(d["data"])

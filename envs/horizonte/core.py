@@ -9,7 +9,7 @@ plays after seat p. Merged mode is exactly "one seat holds both initiatives".
 import numpy as np
 from numba import njit
 
-from envs.engine.game import header_fields
+from envs.engine.record import header_fields
 from envs.engine.rng import rng_below, rng_seed, rng_shuffle
 from envs.horizonte.rules import (
     CARD_STAR,

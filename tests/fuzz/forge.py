@@ -1,0 +1,197 @@
+"""Forged states: real records with one field set to a boundary or out-of-range value, or bits flipped.
+
+Each forgery is serialized with a valid checksum, so only ``validate_state`` stands between it and
+compiled code. ``try_forgery`` then expects one of two outcomes: the state is refused with a
+``ValueError``, or it plays to its end with random legal moves (every seat observed at every turn,
+the final state valid again). Anything else is a defect: an exception of another type, a live state
+with no legal action, a game that does not end, or a final state ``validate_state`` refuses.
+"""
+
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+import numpy as np
+
+import envs
+from envs.engine.aec import _MAGIC, TabuleiroAECEnv
+from tests.common import with_record
+
+# config families the campaign covers: family -> (game, config)
+FAMILIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "capivari": ("capivari_v0", {}),
+    "capivari-long": ("capivari_v0", {"max_rounds": 64, "wins_needed": 5}),
+    "horizonte-3": ("horizonte_v0", {"num_players": 3}),
+    "horizonte-4": ("horizonte_v0", {"num_players": 4}),
+    "horizonte-5": ("horizonte_v0", {"num_players": 5}),
+    "horizonte-neblina": ("horizonte_v0", {"num_players": 4, "neblina": True}),
+    "duel": ("dorfromantik_duel_v0", {}),
+    "duel-cards": ("dorfromantik_duel_v0", {"module_task_cards": True}),
+    "duel-poi": ("dorfromantik_duel_v0", {"module_points_of_interest": True}),
+    "duel-both": ("dorfromantik_duel_v0", {"module_task_cards": True, "module_points_of_interest": True}),
+}
+MAX_STEPS = 20_000  # more turns than any game can last
+
+
+@dataclass
+class Outcome:
+    """What one forged state did: ``refused``, ``played``, or a defect kind with its detail."""
+
+    kind: str  # refused | played | crash | dead_end | no_end | final_invalid
+    detail: str = ""
+
+    @property
+    def defect(self) -> bool:
+        return self.kind not in ("refused", "played")
+
+
+def raw_env_of(family: str) -> TabuleiroAECEnv:
+    game, config = FAMILIES[family]
+    return envs.game_module(game).raw_env(**config)
+
+
+def scenarios_of(family: str) -> list[dict]:
+    """Documented positions for this family (tests/fuzz/scenarios/<game>.py: ``scenarios(config)``)."""
+    game, config = FAMILIES[family]
+    module = import_module(f"tests.fuzz.scenarios.{game.rsplit('_v', 1)[0]}")
+    return module.scenarios(dict(config))
+
+
+# -- where forgeries start: reachable states --------------------------------------------------
+
+
+def reachable_states(family: str, rng: np.random.Generator, count: int) -> Iterator[bytes]:
+    """Serialized states from random play: fresh, mid-game at a random depth, finished, from scenarios."""
+    env = raw_env_of(family)
+    scenarios = scenarios_of(family)
+    for i in range(count):
+        seed = int(rng.integers(2**31))
+        source = i % 4
+        options = None
+        if source == 3 and scenarios:
+            options = {"scenario": scenarios[int(rng.integers(len(scenarios)))]}
+        env.reset(seed=seed, options=options)
+        depth = 0 if source == 0 else (MAX_STEPS if source == 2 else int(rng.integers(1, 200)))
+        for _ in range(depth):
+            if not env.agents or all(env.terminations.values()):
+                break
+            mask = env.observe(env.agent_selection)["action_mask"]
+            legal = np.flatnonzero(mask)
+            env.step(int(legal[rng.integers(legal.size)]))
+        yield env.serialize()
+
+
+# -- forging ----------------------------------------------------------------------------------
+
+
+def _leaves(dtype: np.dtype, prefix: str = "", offset: int = 0) -> Iterator[tuple[str, np.dtype, int, tuple]]:
+    """Every scalar-typed field of a (nested) record dtype: name, base dtype, byte offset, shape."""
+    for name in dtype.names:
+        sub, off = dtype.fields[name][:2]
+        base, shape = sub.subdtype if sub.subdtype else (sub, ())
+        if base.names:
+            count = int(np.prod(shape)) if shape else 1
+            for k in range(count):
+                yield from _leaves(base, f"{prefix}{name}[{k}].", offset + off + k * base.itemsize)
+        else:
+            yield f"{prefix}{name}", base, offset + off, shape
+
+
+def _candidates(base: np.dtype, current: Any, shape: tuple) -> list:
+    """Values worth trying in a field: the type's limits, -1/0/1, neighbours, the array sizes around."""
+    if base.kind == "f":
+        return [np.nan, np.inf, -np.inf, -1.0, 0.0, 1.0, 1e300, float(current) + 1.0]
+    if base.kind == "b":
+        return [0, 1]
+    info = np.iinfo(base)
+    near = {info.min, info.max, -1, 0, 1, 2, int(current) - 1, int(current) + 1, int(current) * 2 + 7}
+    for dim in shape:
+        near |= {dim - 1, dim, dim + 1}
+    return sorted(v for v in near if info.min <= v <= info.max)
+
+
+def forge(raw: bytes, dtype: np.dtype, rng: np.random.Generator) -> tuple[bytes, str]:
+    """One forgery of a record's bytes and a description of what was changed."""
+    buf = bytearray(raw)
+    if rng.random() < 0.25:
+        flips = int(rng.integers(1, 4))
+        where = []
+        for _ in range(flips):
+            bit = int(rng.integers(len(buf) * 8))
+            buf[bit // 8] ^= 1 << (bit % 8)
+            where.append(bit)
+        return bytes(buf), f"bit flips at {where}"
+    leaves = list(_leaves(dtype))
+    name, base, offset, shape = leaves[int(rng.integers(len(leaves)))]
+    count = int(np.prod(shape)) if shape else 1
+    k = int(rng.integers(count))
+    view = np.frombuffer(buf, dtype=base, count=1, offset=offset + k * base.itemsize)
+    view = np.ndarray((1,), dtype=base, buffer=buf, offset=offset + k * base.itemsize)
+    choices = _candidates(base, view[0], shape)
+    value = choices[int(rng.integers(len(choices)))]
+    view[0] = value
+    index = "" if not shape else str(np.unravel_index(k, shape))
+    return bytes(buf), f"{name}{index} = {value}"
+
+
+def record_bytes(data: bytes) -> bytes:
+    n = int.from_bytes(data[len(_MAGIC) : len(_MAGIC) + 4], "little")
+    return data[len(_MAGIC) + 4 + n :]
+
+
+# -- judging ----------------------------------------------------------------------------------
+
+
+def try_forgery(env: TabuleiroAECEnv, data: bytes, rng: np.random.Generator) -> Outcome:
+    """Refused with ValueError, or played to a valid end with random legal moves; else a defect."""
+    try:
+        forged = env.deserialize_new(data)
+    except ValueError:
+        return Outcome("refused")
+    except Exception:  # noqa: BLE001 - any other type is the defect we look for
+        return Outcome("crash", "deserialize: " + traceback.format_exc(limit=3))
+    try:
+        return _play_out(forged, rng)
+    except Exception:  # noqa: BLE001
+        return Outcome("crash", traceback.format_exc(limit=4))
+
+
+def _play_out(env: TabuleiroAECEnv, rng: np.random.Generator) -> Outcome:
+    game = env.game
+    for seat in range(game.num_players):
+        game.render_ansi(env._rec, seat)
+    for _ in range(MAX_STEPS):
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        for other in env.agents:
+            env.observe(other)
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        if legal.size == 0:
+            return Outcome("dead_end", f"{agent} to act with no legal action")
+        env.step(int(legal[rng.integers(legal.size)]))
+    else:
+        return Outcome("no_end", f"still going after {MAX_STEPS} steps")
+    try:
+        game.validate_state(env._rec)
+    except ValueError as exc:
+        return Outcome("final_invalid", str(exc))
+    return Outcome("played")
+
+
+def campaign(family: str, states: int, seed: int, start_states: int = 50) -> Iterator[tuple[str, Outcome]]:
+    """``states`` forgeries of ``start_states`` reachable states of a family, with their outcomes."""
+    rng = np.random.default_rng(seed)
+    env = raw_env_of(family)
+    dtype = env.game.new_state().dtype
+    starts = list(reachable_states(family, rng, start_states))
+    for i in range(states):
+        data = starts[i % len(starts)]
+        raw, what = forge(record_bytes(data), dtype, rng)
+        yield what, try_forgery(env, with_record(data, raw), rng)
