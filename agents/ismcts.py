@@ -6,6 +6,7 @@ iteration before anything else reads it: the search sees only what that seat cou
 The budget is a number of iterations (reproducible) or seconds per move (not).
 """
 
+import math
 import time
 from typing import Any
 
@@ -18,6 +19,32 @@ from agents.search import search_module
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7  # UCB constant for utilities in [0, 1]; a game's search module may set its own
 _CHUNK = 64  # iterations per compiled call under a time budget (one clock check each)
+# budget bounds: a search tree grows with every iteration (~1-2 MB a second for Capivari), so a move's
+# budget is bounded; both fit any practical search and keep a runaway setting from filling the memory
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 600.0
+MAX_EXPLORATION = 100.0
+
+
+def check_budget(iterations: Any = None, seconds: Any = None, exploration: Any = None) -> None:
+    """ValueError unless the budget is iterations in 1..MAX_ITERATIONS or seconds in (0, MAX_SECONDS]
+    (not both) and the exploration constant is in [0, MAX_EXPLORATION]; all finite."""
+    if iterations is not None and seconds is not None:
+        raise ValueError("ismcts takes a budget of iterations or of seconds, not both")
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
+    ):
+        raise ValueError(f"ismcts iterations must be a positive int, at most {MAX_ITERATIONS:,}; got {iterations!r}")
+    if seconds is not None and not (
+        isinstance(seconds, (int, float)) and math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS
+    ):
+        raise ValueError(f"ismcts seconds must be > 0 and at most {MAX_SECONDS:g} (finite), got {seconds!r}")
+    if exploration is not None and not (
+        isinstance(exploration, (int, float)) and math.isfinite(exploration) and 0 <= exploration <= MAX_EXPLORATION
+    ):
+        raise ValueError(
+            f"ismcts exploration must be >= 0 and at most {MAX_EXPLORATION:g} (finite), got {exploration!r}"
+        )
 
 
 class ISMCTSAgent:
@@ -34,14 +61,7 @@ class ISMCTSAgent:
         exploration: float | None = None,
         seed: int | None = None,
     ) -> None:
-        if iterations is not None and seconds is not None:
-            raise ValueError("ismcts takes a budget of iterations or of seconds, not both")
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError(f"ismcts iterations must be a positive int, got {iterations!r}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"ismcts seconds must be > 0, got {seconds!r}")
-        if exploration is not None and not exploration >= 0:
-            raise ValueError(f"ismcts exploration must be >= 0, got {exploration!r}")
+        check_budget(iterations, seconds, exploration)
         self.game = game_name(game)
         module = search_module(self.game)
         self._search = module.ismcts_iterate

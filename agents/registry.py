@@ -33,8 +33,10 @@ def _heuristic(game: str, seed: int | None, options: dict[str, str]) -> Agent:
     return getattr(importlib.import_module(module), cls)(seed)
 
 
-def _ismcts(game: str, seed: int | None, options: dict[str, str]) -> Agent:
-    from agents.ismcts import ISMCTSAgent
+def _ismcts_options(options: dict[str, str]) -> dict[str, Any]:
+    """The keyword arguments of ``ISMCTSAgent`` from a spec's options, typed and range-checked
+    (``agents.ismcts.check_budget``: finite, bounded budgets)."""
+    from agents.ismcts import check_budget
 
     kinds = {"iterations": int, "seconds": float, "exploration": float}
     unknown = sorted(set(options) - set(kinds))
@@ -46,7 +48,14 @@ def _ismcts(game: str, seed: int | None, options: dict[str, str]) -> Agent:
             kwargs[key] = kinds[key](text)
         except ValueError:
             raise ValueError(f"ismcts option {key}={text!r} must be a {kinds[key].__name__}") from None
-    agent = ISMCTSAgent(game, seed=seed, **kwargs)
+    check_budget(**kwargs)
+    return kwargs
+
+
+def _ismcts(game: str, seed: int | None, options: dict[str, str]) -> Agent:
+    from agents.ismcts import ISMCTSAgent
+
+    agent = ISMCTSAgent(game, seed=seed, **_ismcts_options(options))
     return agent
 
 
@@ -66,7 +75,10 @@ def _rllib(game: str, seed: int | None, options: dict[str, str], path: str) -> A
 AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
     "random": (_random, "uniform over the legal actions, seeded"),
     "heuristic": (_heuristic, "the game's rule of thumb (agents/heuristics/<game>.py)"),
-    "ismcts": (_ismcts, "IS-MCTS with determinization; options iterations=N | seconds=S, exploration=C"),
+    "ismcts": (
+        _ismcts,
+        "IS-MCTS with determinization; options iterations=N (<= 1,000,000) | seconds=S (<= 600), exploration=C",
+    ),
     "rllib": (_rllib, "a trained RLlib policy: rllib:<checkpoint>[,key=value...]"),
 }
 
@@ -91,6 +103,18 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
             raise ValueError(f"agent option {key.strip()!r} given twice in {spec!r}")
         options[key.strip()] = value.strip()
     return name, path, options
+
+
+def check_spec(spec: str) -> None:
+    """ValueError unless ``spec`` names a known agent with well-formed, in-range options; needs no game
+    and builds nothing (for command lines, before any work starts). An rllib checkpoint is checked when loaded."""
+    name, path, options = parse_spec(spec)
+    if name in ("random", "heuristic"):
+        _no_options(name, options)
+    elif name == "ismcts":
+        _ismcts_options(options)
+    elif name == "rllib" and not path:
+        raise ValueError("rllib needs a checkpoint: rllib:<path>")
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:

@@ -9,15 +9,19 @@ workers (time-budgeted agents aside: how far they search depends on the machine)
 
 import json
 import os
+import signal
+import sys
 import time
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
 from benchmarks.arena_stats import final_scores, summarize
+from tabuleiro.cli import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, check_output_dir, check_output_file, checked, int_option
+from tabuleiro.cli import seed_option as _seed_option
 
 # -- the lineup -----------------------------------------------------------------------------------
 
@@ -37,12 +41,25 @@ def parse_agents(text: str) -> list[str]:
     for entry in entries:
         spec, star, count = entry.rpartition("*") if "*" in entry else (entry, "", "")
         if star:
-            if not count.isdigit() or int(count) < 1:
-                raise ValueError(f"agent {entry!r}: repeat count after '*' must be a positive int")
+            if not count.isdigit() or not 1 <= int(count) <= MAX_PLAYERS:
+                raise ValueError(
+                    f"agent {entry!r}: repeat count after '*' must be a positive int, at most {MAX_PLAYERS}"
+                )
             out.extend([spec] * int(count))
         else:
             out.append(entry)
     return out
+
+
+def checked_agents(text: str) -> list[str]:
+    """``parse_agents`` and every spec checked (known agent, options well-formed and in range): what the
+    command line accepts for ``--agents``, before any game starts."""
+    from agents.registry import check_spec
+
+    specs = parse_agents(text)
+    for spec in specs:
+        check_spec(spec)
+    return specs
 
 
 def lineup_for(specs: list[str], players: int | None) -> list[str]:
@@ -158,12 +175,32 @@ def _play_many(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [play_one(t) for t in tasks]
 
 
+def _worker_start() -> None:
+    """In each worker process: Ctrl-C (sent to the whole terminal group) is the parent's to handle (it
+    terminates the workers; no traceback from each of them), and on Linux the worker dies with its parent
+    even if the parent is killed outright."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    import multiprocessing as mp
+
+    parent = mp.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # the parent died before this worker started
+        os._exit(1)
+
+
 def _chunks(tasks: list[dict[str, Any]], size: int) -> list[list[dict[str, Any]]]:
     return [tasks[i : i + size] for i in range(0, len(tasks), size)]
 
 
 def run_local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
     """Results of the tasks, played in this process (1 worker) or a pool of spawned processes."""
+    workers = min(workers, len(tasks))
     if workers <= 1:
         for t in tasks:
             yield play_one(t)
@@ -171,7 +208,8 @@ def run_local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, A
     import multiprocessing as mp
 
     size = max(1, min(8, len(tasks) // (workers * 4)))
-    with mp.get_context("spawn").Pool(workers) as pool:
+    # leaving the with-block (finished, an error, Ctrl-C/SIGTERM, or the generator closed) terminates the workers
+    with mp.get_context("spawn").Pool(workers, initializer=_worker_start) as pool:
         for batch in pool.imap_unordered(_play_many, _chunks(tasks, size)):
             yield from batch
 
@@ -187,10 +225,14 @@ def run_ray(tasks: list[dict[str, Any]], address: str) -> Iterator[dict[str, Any
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     remote = ray.remote(num_cpus=1)(_play_many)
     pending = [remote.remote(c) for c in _chunks(tasks, max(1, min(8, len(tasks) // (cpus * 4))))]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for ref in done:
-            yield from ray.get(ref)
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield from ray.get(ref)
+    finally:  # stopped early (Ctrl-C, SIGTERM, an error): the tasks still queued or running are cancelled
+        for ref in pending:
+            ray.cancel(ref, force=True)
 
 
 # -- the tournament ---------------------------------------------------------------------------------
@@ -210,17 +252,23 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play a tournament and return its report (see ``benchmarks.arena_stats.summarize``).
 
-    ``replays``: a folder to write every game into as a replay (``game_00000.json``, ...)."""
+    ``replays``: a folder to write every game into as a replay (``game_00000.json``, ...).
+
+    Ctrl-C or SIGTERM (``tabuleiro.cli.Terminated``) stops the worker processes at once; the interrupt is
+    raised again with ``partial_report``, the report of the games finished so far (None if none)."""
     import envs
     from agents.registry import game_name, parse_spec
 
     game = game_name(game)
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
-    if not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    for key, value, hi in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
+            raise ValueError(f"{key} must be an int in 1..{hi}, got {value!r}")
+    if players is not None and (
+        isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS
+    ):
+        raise ValueError(f"players must be an int in 1..{MAX_PLAYERS}, got {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
     config = dict(config or {})
     default_players = len(envs.make(game, **config).possible_agents)
     specs = lineup_for(agents, players if players is not None else max(default_players, len(agents)))
@@ -242,14 +290,51 @@ def run_arena(
         for g in range(games)
     ]
     if replays:
+        replays = str(check_output_dir(replays, "replays"))
         for t in tasks:
             t["replays"] = replays
     names = participant_names(specs)
     start = time.perf_counter()
-    stream: Iterable[dict[str, Any]] = run_ray(tasks, ray_address) if ray_address else run_local(tasks, workers)
-    records = list(tqdm(stream, total=games, desc=f"arena {game}", unit="game", disable=not progress))
+    stream: Iterator[dict[str, Any]] = run_ray(tasks, ray_address) if ray_address else run_local(tasks, workers)
+    records: list[dict[str, Any]] = []
+    bar = tqdm(total=games, desc=f"arena {game}", unit="game", disable=not progress)
+    try:
+        for r in stream:
+            records.append(r)
+            bar.update()
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: report what is finished
+        stream.close()  # the worker processes are terminated here, whatever frame the interrupt hit
+        bar.close()
+        partial = None
+        if records:
+            try:
+                partial = _report(game, config, names, specs, records, games, seed, workers, ray_address, start)
+            except Exception:  # noqa: BLE001 - the interrupt is what matters; a report is a bonus
+                partial = None
+        exc.partial_report = partial  # type: ignore[attr-defined]
+        raise
+    finally:
+        stream.close()
+        bar.close()
+    return _report(game, config, names, specs, records, games, seed, workers, ray_address, start)
+
+
+def _report(
+    game: str,
+    config: dict[str, Any],
+    names: list[str],
+    specs: list[str],
+    records: list[dict[str, Any]],
+    games: int,
+    seed: int,
+    workers: int,
+    ray_address: str | None,
+    start: float,
+) -> dict[str, Any]:
+    """The tournament's report from its finished games (all of them, or those finished before a stop)."""
+    k = len(specs)
     elapsed = time.perf_counter() - start
-    records.sort(key=lambda r: r["index"])
+    records = sorted(records, key=lambda r: r["index"])
     report = summarize(game, names, records)
     think = np.zeros(k)
     slowest = np.zeros(k)
@@ -274,7 +359,8 @@ def run_arena(
         game=game,
         config=config,
         players=k,
-        games=games,
+        games=len(records),
+        games_requested=games,
         seed=seed,
         workers=workers,
         ray_address=ray_address,
@@ -288,8 +374,11 @@ def run_arena(
 def format_report(r: dict[str, Any]) -> str:
     """The tournament's tables as text."""
     where = f"ray {r['ray_address']}" if r["ray_address"] else f"{r['workers']} worker(s)"
+    asked = r.get("games_requested", r["games"])
+    stopped = "" if asked == r["games"] else f" of {asked} (stopped early)"
     lines = [
-        f"{r['game']}: {r['games']} games, {r['players']} players, seed {r['seed']}, {where}, {r['seconds']:.1f} s",
+        f"{r['game']}: {r['games']} games{stopped}, {r['players']} players, seed {r['seed']}, {where}, "
+        f"{r['seconds']:.1f} s",
         "",
         f"{'agent':<26}{'games':>6}{'wins':>6}{'shared':>7}{'win rate':>9}  {'95% CI':<14}{'place':>6}"
         f"{'score':>7}{'margin':>8}{'rating':>8}{'s/move':>8}",
@@ -324,13 +413,24 @@ def add_arguments(parser) -> None:  # noqa: ANN001
     parser.add_argument(
         "--agents",
         required=True,
-        help="comma-separated agent specs, one per seat: random, heuristic, ismcts[:iterations=N|seconds=S], "
-        "rllib:<checkpoint>; spec*n repeats one; with fewer than --players, the last fills the table",
+        type=checked("agents", checked_agents),
+        help="comma-separated agent specs, one per seat: random, heuristic, "
+        "ismcts[:iterations=N (at most 1,000,000)|seconds=S (at most 600)], rllib:<checkpoint>; "
+        f"spec*n (n <= {MAX_PLAYERS}) repeats one; with fewer than --players, the last fills the table",
     )
-    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--players", type=int, default=None, help="seats at the table (default: one per agent)")
-    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local processes (default: cores)")
+    parser.add_argument(
+        "--games", type=int_option(1, MAX_GAMES), default=100, help=f"games to play, 1..{MAX_GAMES:,} (default 100)"
+    )
+    parser.add_argument(
+        "--players", type=int_option(1, MAX_PLAYERS), default=None, help="seats at the table (default: one per agent)"
+    )
+    parser.add_argument("--seed", type=_seed_option, default=0, help="tournament seed, 0..2**32-1 (default 0)")
+    parser.add_argument(
+        "--workers",
+        type=int_option(1, MAX_WORKERS),
+        default=min(os.cpu_count() or 1, MAX_WORKERS),
+        help=f"local processes, 1..{MAX_WORKERS} (default: cores)",
+    )
     parser.add_argument("--ray-address", default=None, help="play as Ray tasks: auto, ray://host:port, or local")
     parser.add_argument("--json", default=None, metavar="FILE", help="write the full report as JSON")
     parser.add_argument("--png", default=None, metavar="FILE", help="write a chart of win rates and head-to-head")
@@ -338,29 +438,44 @@ def add_arguments(parser) -> None:  # noqa: ANN001
 
 
 def run(args) -> int:  # noqa: ANN001
-    """`tabuleiro arena`."""
-    import signal
-    import sys
-
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwind, so the worker pool is terminated too
-    report = run_arena(
-        args.game,
-        parse_agents(args.agents),
-        games=args.games,
-        players=args.players,
-        seed=args.seed,
-        workers=args.workers,
-        ray_address=args.ray_address,
-        replays=args.replays,
-    )
+    """`tabuleiro arena`. Ctrl-C or SIGTERM stops the workers at once; the games finished by then are reported
+    (and written to ``--json``) before the command exits with 130 or 143."""
+    outputs = [("--json", args.json, check_output_file), ("--png", args.png, check_output_file)]
+    for option, path, check in outputs + [("--replays", args.replays, check_output_dir)]:
+        if path:
+            check(path, option)  # before any game: a result is never lost to an unwritable path
+    agents = args.agents if isinstance(args.agents, list) else checked_agents(args.agents)
+    try:
+        report = run_arena(
+            args.game,
+            agents,
+            games=args.games,
+            players=args.players,
+            seed=args.seed,
+            workers=args.workers,
+            ray_address=args.ray_address,
+            replays=args.replays,
+        )
+    except KeyboardInterrupt as exc:
+        report = getattr(exc, "partial_report", None)
+        if report is not None:
+            print(format_report(report), flush=True)
+            if args.json:
+                _write_json(report, args.json)
+            print(f"stopped after {report['games']} of {report['games_requested']} games", flush=True)
+        raise
     print(format_report(report))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=1)
-        print(f"report: {args.json}")
+        _write_json(report, args.json)
     if args.png:
         from benchmarks.arena_plot import plot_report
 
         plot_report(report, args.png)
         print(f"chart: {args.png}")
     return 0
+
+
+def _write_json(report: dict[str, Any], path: str) -> None:
+    with open(path, "w") as f:
+        json.dump(report, f, indent=1)
+    print(f"report: {path}", flush=True)

@@ -13,8 +13,8 @@ from benchmarks.match import play_game
 
 def run_demo(games: int = 300, seed: int = 0, game: str = "capivari_v0") -> dict:
     """Play ``games`` seeded games between two random agents (seats alternate) and report."""
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be an int >= 1, got {games!r}")
     env = envs.make(game)
     if len(env.possible_agents) != 2:
         raise ValueError("the demo pits two agents against each other; pick a two-player game")
@@ -70,10 +70,17 @@ def format_report(r: dict) -> str:
 
 def add_arguments(parser) -> None:  # noqa: ANN001
     """Arguments of `tabuleiro demo`."""
-    parser.add_argument("--games", type=int, default=300, help="games to play (default 300)")
-    parser.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
+    from tabuleiro.cli import MAX_GAMES, int_option, seed_option
+
     parser.add_argument(
-        "--arena-games", type=int, default=20, help="games per arena pairing after the table (default 20; 0: none)"
+        "--games", type=int_option(1, MAX_GAMES), default=300, help=f"games to play, 1..{MAX_GAMES:,} (default 300)"
+    )
+    parser.add_argument("--seed", type=seed_option, default=0, help="first game's seed, 0..2**32-1 (default 0)")
+    parser.add_argument(
+        "--arena-games",
+        type=int_option(0, MAX_GAMES),
+        default=20,
+        help="games per arena pairing after the table (default 20; 0: none)",
     )
 
 

@@ -124,23 +124,35 @@ def plot(run: Path, report: dict[str, Any], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Train (or read ``--from-run``), evaluate, compare with the raw env, write JSON and PNG."""
+    from tabuleiro.cli import MAX_GAMES, MAX_PLAYERS, check_output_dir, float_option, int_option, seed_option
+    from training.cli import MAX_MINUTES
+
     parser = argparse.ArgumentParser(prog="python -m benchmarks.learning", description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--minutes", type=float, default=20.0)
-    parser.add_argument("--players", type=int, help="default: the target's table size (4 for horizonte)")
+    parser.add_argument("--minutes", type=float_option(0, MAX_MINUTES), default=20.0)
+    parser.add_argument(
+        "--players", type=int_option(1, MAX_PLAYERS), help="default: the target's table size (4 for horizonte)"
+    )
     parser.add_argument("--out", help="run folder (default runs/learning-GAME)")
     parser.add_argument("--from-run", help="report on this finished `tabuleiro train` run instead of training")
-    parser.add_argument("--eval-games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--eval-games", type=int_option(1, MAX_GAMES), default=1000)
+    parser.add_argument("--seed", type=seed_option, default=0)
     args = parser.parse_args(argv)
+    import envs
+
+    try:
+        game = envs.game_name(args.game)
+        run = Path(args.from_run or args.out or f"runs/learning-{game.rsplit('_v', 1)[0]}")
+        if args.from_run and not (run / "progress.jsonl").is_file():
+            raise ValueError(f"--from-run: {str(run)!r} has no progress.jsonl (not a finished tabuleiro train run)")
+        check_output_dir(run, "--from-run" if args.from_run else "--out")  # learning.json/png go there
+    except ValueError as exc:
+        parser.error(str(exc))
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     from training.cli import final_evaluation, game_config_for
-    from training.config import game_id, settings_for
+    from training.config import settings_for
 
-    game = game_id(args.game)
-    if args.from_run:
-        run = Path(args.from_run)
-    else:
+    if not args.from_run:
         import torch
 
         from training.loop import train
@@ -148,7 +160,6 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(1)
         players = args.players or TARGETS.get(game, {}).get("players")
         settings = settings_for(game, game_config=game_config_for(game, players) or None, seed=args.seed)
-        run = Path(args.out or f"runs/learning-{game.rsplit('_v', 1)[0]}")
         train(settings, run, minutes=args.minutes, checkpoint_every=20, echo=lambda line: print(line, flush=True))
     report = summarize(run)
     if "evaluation" not in report:

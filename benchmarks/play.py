@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from benchmarks.move_text import move_text
+from tabuleiro.cli import MAX_PLAYERS, checked, int_option, seed_option
 
 
 class _Told:
@@ -26,40 +27,69 @@ class _Told:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tabuleiro play`."""
+    from benchmarks.arena import checked_agents
+
     parser.add_argument("game", help="game name, e.g. capivari (or capivari_v0), horizonte, dorfromantik_duel")
-    parser.add_argument("--players", type=int, default=None, help="seats at the table, for games with a choice")
-    parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    parser.add_argument(
+        "--players",
+        type=int_option(1, MAX_PLAYERS),
+        default=None,
+        help="seats at the table, for games with a choice",
+    )
+    parser.add_argument("--seat", type=int_option(0, MAX_PLAYERS - 1), default=0, help="your seat, 0-based (default 0)")
     parser.add_argument(
         "--opponents",
+        type=checked("opponents", checked_agents),
         default="heuristic",
         help="agent specs for the other seats in order, comma-separated; the last fills the rest "
         "(default heuristic; e.g. random, ismcts:iterations=500,exploration=1, heuristic*2)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="game seed (default: a fresh one, printed)")
-    parser.add_argument("--save", default=None, metavar="FILE", help="write the finished game as a replay (JSON)")
-    parser.add_argument("--hint", default="heuristic", help="agent spec that answers `hint` (default heuristic)")
+    parser.add_argument(
+        "--seed", type=seed_option, default=None, help="game seed, 0..2**32-1 (default: a fresh one, printed)"
+    )
+    parser.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="write the finished game as a replay (JSON); the path is checked before the game starts",
+    )
+    parser.add_argument(
+        "--hint",
+        type=checked("hint", _checked_spec),
+        default="heuristic",
+        help="agent spec that answers `hint` (default heuristic)",
+    )
 
 
-def _opponent_specs(text: str, count: int) -> list[str]:
+def _checked_spec(spec: str) -> str:
+    from agents.registry import check_spec
+
+    check_spec(spec)
+    return spec
+
+
+def _opponent_specs(text: str | list[str], count: int) -> list[str]:
     """One spec per other seat from ``--opponents`` (the arena's syntax: ``spec*n``, options after a spec)."""
-    from benchmarks.arena import parse_agents
+    from benchmarks.arena import checked_agents
 
     try:
-        specs = parse_agents(text)
+        specs = text if isinstance(text, list) else checked_agents(text)
     except ValueError as exc:
-        raise ValueError(str(exc).replace("--agents", "--opponents")) from None
+        raise ValueError("--opponents: " + str(exc).replace("in --agents ", "")) from None
     if len(specs) > count:
         raise ValueError(f"{len(specs)} opponents do not fit: the table has {count} other seat(s)")
     return specs + [specs[-1]] * (count - len(specs))
 
 
 def _hint_agent(spec: str, game: str, seed: int) -> Any:
-    from agents.registry import make_agent
+    from agents.registry import HEURISTICS, make_agent, parse_spec
 
+    if parse_spec(spec)[0] == "heuristic" and game not in HEURISTICS:
+        return None  # no heuristic for this game yet: `hint` says so
     try:
         return make_agent(spec, game, seed)
-    except ValueError:
-        return None  # e.g. no heuristic for this game yet: `hint` says so
+    except ValueError as exc:
+        raise ValueError(f"--hint: {exc}") from None
 
 
 def make_table(args: argparse.Namespace) -> tuple[Any, list[str]]:
@@ -88,8 +118,11 @@ def run(args: argparse.Namespace) -> int:
     from agents.registry import make_agent
     from benchmarks.match import play_game
     from benchmarks.replay import record, save
+    from tabuleiro.cli import Terminated, check_output_file
 
     env, specs = make_table(args)
+    if args.save:
+        check_output_file(args.save, "--save")  # before the game: a finished game is never lost to the path
     game = env.game.name
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     human = HumanAgent(_hint_agent(args.hint, game, seed))
@@ -104,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
         result = play_game(env, agents, seed, record_actions=True)
     except (QuitGame, KeyboardInterrupt) as why:
         human.say(f"\ngame left ({why or 'interrupted'}) after {human.moves} of your moves; nothing saved")
+        if isinstance(why, Terminated):
+            raise  # SIGTERM: the command exits with 143
         return 0
     except BrokenPipeError:  # the output was piped into a program that stopped reading (e.g. head)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -113,10 +148,31 @@ def run(args: argparse.Namespace) -> int:
     human.say("returns: " + ", ".join(f"player_{p} {r:+g}" for p, r in enumerate(result.returns)))
     human.say(_verdict(result.returns, args.seat))
     if args.save:
-        path = save(record(env.game, result, specs), args.save)
+        replay = record(env.game, result, specs)
+        try:
+            path = save(replay, args.save)
+        except OSError as exc:  # the path was writable when the game started, no longer: keep the game anyway
+            kept = _save_elsewhere(replay, seed)
+            print(f"tabuleiro play: error: --save: cannot write {args.save!r}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"tabuleiro play: the replay is kept in {kept}", file=sys.stderr)
+            return 1
         human.say(f"replay saved: {path}  (tabuleiro replay {path})")
     sys.stdout.flush()
     return 0
+
+
+def _save_elsewhere(replay: Any, seed: int) -> str:
+    """Write a replay to a fresh file in the temporary folder (or print it, failing that); where it went."""
+    import tempfile
+
+    try:
+        fd, path = tempfile.mkstemp(prefix=f"tabuleiro-{replay.game}-{seed}-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(replay.to_json())
+        return path
+    except OSError:
+        print(replay.to_json(), file=sys.stderr)
+        return "the text above (stderr)"
 
 
 def _verdict(returns: list[float], seat: int) -> str:

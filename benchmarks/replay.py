@@ -9,6 +9,8 @@ message naming the problem (and the step).
 
 import dataclasses
 import json
+import math
+import reprlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +18,12 @@ from typing import Any
 
 FORMAT = "tabuleiro-replay/1"
 _TOLERANCE = 1e-9
+# bounds on a replay file: far above any real game, low enough that a forged file cannot exhaust memory
+MAX_FILE_BYTES = 64 * 1024**2
+MAX_ACTIONS = 1_000_000
+MAX_SEATS = 16
+MAX_TEXT = 1000  # characters in one string field (game, versions, an agent spec, an action name)
+MAX_CONFIG_LIST = 1000  # items in one list-valued config knob
 
 
 @dataclass
@@ -87,14 +95,28 @@ def save(replay: Replay, path: str | Path) -> Path:
 def load(path: str | Path) -> Replay:
     """Read a replay file; ValueError saying what is wrong with a malformed one."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ValueError(f"cannot read replay {str(path)!r}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"replay {str(path)!r} is larger than {MAX_FILE_BYTES // 1024**2} MB: not a replay")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"replay {str(path)!r} is not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"replay {str(path)!r} is not valid JSON: {exc}") from None
-    return from_dict(data)
+    except RecursionError:
+        raise ValueError(f"replay {str(path)!r} is not a replay: its JSON is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise ValueError(f"replay {str(path)!r} is not valid JSON: {exc}") from None
+    try:
+        return from_dict(data)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -111,8 +133,22 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+def _finite(v: Any) -> bool:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _scalar(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, str)) or _finite(v)
+
+
 def from_dict(data: Any) -> Replay:
-    """A Replay from parsed JSON, with every field's type checked."""
+    """A Replay from parsed JSON, every field's type and range checked (seat-dependent checks are in
+    ``make_env``); ValueError naming the field."""
     if not isinstance(data, dict):
         raise ValueError("a replay must be a JSON object")
     if data.get("format") != FORMAT:
@@ -127,14 +163,36 @@ def from_dict(data: Any) -> Replay:
         value = data[key]
         if not isinstance(value, types) or isinstance(value, bool):
             raise ValueError(f"replay field {key!r} has the wrong type ({type(value).__name__})")
-    if not all(isinstance(a, str) for a in data["actions"]):
+    for key in ("game", "rules_version", "tabuleiro_version"):
+        if not data[key] or len(data[key]) > MAX_TEXT:
+            raise ValueError(f"replay field {key!r} must be a non-empty string of at most {MAX_TEXT} characters")
+    if not 0 <= data["seed"] < 2**64:
+        raise ValueError(f"replay field 'seed' must be in 0..2**64-1, got {data['seed']}")
+    if not all(isinstance(a, str) and 0 < len(a) <= MAX_TEXT for a in data["actions"]):
         raise ValueError("replay field 'actions' must list action names (strings)")
-    if not all(isinstance(a, str) for a in data["agents"]):
-        raise ValueError("replay field 'agents' must list agent specs (strings)")
+    if len(data["actions"]) > MAX_ACTIONS:
+        raise ValueError(f"replay field 'actions' has {len(data['actions'])} actions, more than {MAX_ACTIONS:,}")
+    if not all(isinstance(a, str) and 0 < len(a) <= MAX_TEXT for a in data["agents"]):
+        raise ValueError("replay field 'agents' must list agent specs (non-empty strings)")
+    seats = len(data["agents"])
+    if not 1 <= seats <= MAX_SEATS:
+        raise ValueError(f"replay field 'agents' must name 1..{MAX_SEATS} seats, got {seats}")
     for key in ("returns", "scores"):
-        values = data[key] or []
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-            raise ValueError(f"replay field {key!r} must list numbers")
+        values = data[key]
+        if values is None:
+            continue
+        bad = next((i for i, v in enumerate(values) if not _finite(v)), None)
+        if bad is not None:
+            raise ValueError(
+                f"replay field {key!r} must list finite numbers (no NaN or infinity): "
+                f"item {bad} is {reprlib.repr(values[bad])}"
+            )
+        if len(values) != seats:
+            raise ValueError(f"replay field {key!r} has {len(values)} values for {seats} seats")
+    for key, value in data["config"].items():
+        flat_list = isinstance(value, list) and len(value) <= MAX_CONFIG_LIST and all(_scalar(v) for v in value)
+        if not (isinstance(key, str) and (_scalar(value) or flat_list)):
+            raise ValueError(f"replay field 'config': {key!r} must be a number, string, bool, null or a flat list")
     return Replay(**data)
 
 
@@ -142,8 +200,18 @@ def make_env(replay: Replay, render_mode: str | None = "ansi") -> Any:
     """The strict env the replay was recorded in; ValueError for an unknown game, bad config or other rules."""
     import envs
 
-    name = envs.game_name(replay.game)
-    env = envs.game_module(name).raw_env(render_mode=render_mode, **replay.config)
+    try:
+        name = envs.game_name(replay.game)
+    except ValueError as exc:
+        raise ValueError(f"replay field 'game': {exc}") from None
+    known = sorted(f.name for f in dataclasses.fields(envs.make(name).game.config_cls))
+    unknown = sorted(set(replay.config) - set(known))
+    if unknown:
+        raise ValueError(f"replay field 'config' has unknown key(s) {unknown}; {name} knows {known}")
+    try:
+        env = envs.game_module(name).raw_env(render_mode=render_mode, **replay.config)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"replay field 'config': {exc}") from None
     built = env.game.rules_version
     if replay.rules_version != built:
         raise ValueError(
@@ -190,9 +258,8 @@ def check_outcome(replay: Replay, env: Any, returns: list[float]) -> None:
 
     if not all(env.terminations.values()):
         raise ValueError(f"the replay ends after {len(replay.actions)} actions, but the game is not over")
-    if len(returns) != len(replay.returns) or any(
-        abs(a - b) > _TOLERANCE for a, b in zip(returns, replay.returns, strict=False)
-    ):
+    close = all(abs(a - b) <= _TOLERANCE for a, b in zip(returns, replay.returns, strict=False))  # NaN: False
+    if len(returns) != len(replay.returns) or not close:
         raise ValueError(f"re-simulation gives returns {returns}, the replay says {replay.returns}")
     infos = [env.infos.get(a, {}) for a in env.possible_agents]
     scores = final_scores(env.game.name, infos)

@@ -4,7 +4,8 @@ import argparse
 from pathlib import Path
 
 from benchmarks.move_text import move_text
-from benchmarks.replay import add_rewards, check_outcome, load, make_env, steps
+from benchmarks.replay import MAX_SEATS, add_rewards, check_outcome, load, make_env, steps
+from tabuleiro.cli import check_output_dir, int_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -13,7 +14,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "file", help="a replay (JSON) written by `tabuleiro play --save` or `tabuleiro arena --replays`"
     )
     parser.add_argument(
-        "--seat", type=int, default=None, help="show the game as this seat saw it (default: a spectator sees all)"
+        "--seat",
+        type=int_option(0, MAX_SEATS - 1),
+        default=None,
+        help="show the game as this seat saw it (default: a spectator sees all)",
     )
     parser.add_argument(
         "--png", default=None, metavar="DIR", help="write one picture per step: DIR/step_000.png (the start), ..."
@@ -22,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """`tabuleiro replay`: 0 when the re-simulation matches the file; a ValueError (exit 2) says where it does not."""
+    """`tabuleiro replay`: 0 when the re-simulation matches the file; a ValueError (exit 2) says where it does not
+    (a malformed file, a field out of range, another rules version, an illegal step, another outcome)."""
     import tabuleiro
 
     replay = load(args.file)
@@ -35,8 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if args.png:
         if not env.game.has_rgb:
             raise ValueError(f"{env.game.name} has no picture renderer")
-        png_dir = Path(args.png)
-        png_dir.mkdir(parents=True, exist_ok=True)
+        png_dir = check_output_dir(args.png, "--png")  # before the first step is drawn
     seats = ", ".join(f"player_{p} {spec}" for p, spec in enumerate(replay.agents))
     view = "a spectator (sees everything)" if args.seat is None else f"player_{args.seat}"
     print(f"replay {args.file}: {replay.game} (rules {replay.rules_version}), seed {replay.seed}, {seats}")

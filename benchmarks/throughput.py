@@ -32,6 +32,8 @@ from envs.engine.batch import BatchEnv
 
 PEER_SPIEL = ("oh_hell", "hearts", "hex")
 PEER_PETTINGZOO = ("connect_four_v3", "tictactoe_v3")
+MAX_REPEATS = 100  # bounds of --repeats and --seconds (a figure takes at most 100 min)
+MAX_SECONDS = 60.0
 
 
 # -- timing ---------------------------------------------------------------------------------
@@ -226,6 +228,8 @@ def run_bench(
     games = [envs.game_name(g) for g in games] if games else sorted(envs.GAMES)  # unknown names fail here
     repeats = repeats or (1 if quick else 5)
     seconds = seconds or (0.2 if quick else 1.0)
+    if not 0 < seconds <= MAX_SECONDS or not 1 <= repeats <= MAX_REPEATS:  # NaN and infinities fail too
+        raise ValueError(f"seconds must be in (0, {MAX_SECONDS:g}] and repeats in 1..{MAX_REPEATS}")
     cores = numba.config.NUMBA_NUM_THREADS
     sizes = [16, 256] if quick else [1, 16, 256, 4096]
     thread_counts = sorted({1, cores})
@@ -400,10 +404,20 @@ def plot(results: dict, path: str) -> None:
 
 def add_arguments(parser) -> None:  # noqa: ANN001
     """Arguments of `tabuleiro bench`."""
+    from tabuleiro.cli import float_option, int_option
+
     parser.add_argument("--games", help="comma-separated game names (default: all)")
     parser.add_argument("--quick", action="store_true", help="a short run (1 repeat, 0.2 s, 2 batch sizes)")
-    parser.add_argument("--repeats", type=int, help="timed repeats per figure (default 5; quick 1)")
-    parser.add_argument("--seconds", type=float, help="length of one timed repeat (default 1.0; quick 0.2)")
+    parser.add_argument(
+        "--repeats",
+        type=int_option(1, MAX_REPEATS),
+        help=f"timed repeats per figure, 1..{MAX_REPEATS} (default 5; quick 1)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float_option(0, MAX_SECONDS),
+        help=f"length of one timed repeat, in (0, {MAX_SECONDS:g}] (default 1.0; quick 0.2)",
+    )
     parser.add_argument("--no-peers", action="store_true", help="skip OpenSpiel and PettingZoo")
     parser.add_argument("--no-startup", action="store_true", help="skip the cold/warm start subprocesses")
     parser.add_argument("--json", metavar="FILE", help="write every figure as JSON")
@@ -411,12 +425,18 @@ def add_arguments(parser) -> None:  # noqa: ANN001
 
 
 def run(args) -> int:  # noqa: ANN001
-    """`tabuleiro bench`."""
-    if args.repeats is not None and args.repeats < 1:
-        raise ValueError("--repeats must be >= 1")
-    if args.seconds is not None and args.seconds <= 0:
-        raise ValueError("--seconds must be > 0")
-    games = [g.strip() for g in args.games.split(",")] if args.games else None
+    """`tabuleiro bench`. Ctrl-C or SIGTERM stops it between two measurements' compiled calls (exit 130/143)."""
+    import math
+
+    from tabuleiro.cli import check_output_file
+
+    for option, value, hi in (("--repeats", args.repeats, MAX_REPEATS), ("--seconds", args.seconds, MAX_SECONDS)):
+        if value is not None and not (math.isfinite(value) and 0 < value <= hi):  # also for a Namespace built by hand
+            raise ValueError(f"{option} must be a finite number in (0, {hi:g}], got {value!r}")
+    games = [envs.game_name(g.strip()) for g in args.games.split(",")] if args.games else None
+    for option, path in (("--json", args.json), ("--png", args.png)):
+        if path:
+            check_output_file(path, option)  # before measuring: a run's figures are never lost to the path
     results = run_bench(games, args.quick, args.repeats, args.seconds, not args.no_peers, not args.no_startup)
     print(format_table(results))
     if args.json:

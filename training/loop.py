@@ -9,6 +9,7 @@ The budget (``minutes`` or ``iterations``) is the run's total across resumes.
 """
 
 import json
+import math
 import os
 import shutil
 import signal
@@ -131,7 +132,7 @@ def _terminate_as_interrupt() -> Any:
         return None
 
     def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+        raise KeyboardInterrupt("SIGTERM")
 
     return signal.signal(signal.SIGTERM, handler)
 
@@ -162,8 +163,10 @@ def train(
     """
     if minutes is None and iterations is None:
         raise ValueError("give a budget: minutes or iterations")
-    if (minutes is not None and minutes <= 0) or (iterations is not None and iterations < 1):
-        raise ValueError("the budget must be positive")
+    if (minutes is not None and not (isinstance(minutes, (int, float)) and math.isfinite(minutes) and minutes > 0)) or (
+        iterations is not None and iterations < 1
+    ):
+        raise ValueError(f"the budget must be positive and finite, got minutes={minutes!r}, iterations={iterations!r}")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     state = {"iteration": 0, "elapsed_s": 0.0, "env_steps": 0}
@@ -217,6 +220,7 @@ def _run(
         return budget_s is None or state["elapsed_s"] + last_s <= budget_s
 
     previous = _terminate_as_interrupt()
+    interrupted = None
     try:
         with (out / PROGRESS).open("a") as log:
             while more():
@@ -233,7 +237,8 @@ def _run(
                 if state["iteration"] - saved_at >= checkpoint_every:
                     save_checkpoint(algo, out, meta())
                     saved_at = state["iteration"]
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (this handler's or the command's)
+        interrupted = "SIGTERM" if str(exc) == "SIGTERM" else "Ctrl-C"
         echo("interrupted: saving a checkpoint to resume from (tabuleiro train --resume)")
     finally:
         if previous is not None:
@@ -241,4 +246,4 @@ def _run(
     if state["iteration"] > saved_at or not (out / CHECKPOINT).exists():
         save_checkpoint(algo, out, meta())
     echo(f"checkpoint: {out / CHECKPOINT}  ({state['iteration']} iterations, {state['elapsed_s'] / 60:.1f} min)")
-    return meta()
+    return meta() | ({"interrupted": interrupted} if interrupted else {})

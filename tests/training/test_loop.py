@@ -26,7 +26,9 @@ def test_presets_apply_and_overrides_win():
     assert s.game == "dorfromantik_duel_v0" and s.game_config == {"board_radius": 6} and s.train_batch_size == 99
 
 
-@pytest.mark.parametrize("budget", [{}, {"minutes": 0}, {"iterations": 0}])
+@pytest.mark.parametrize(
+    "budget", [{}, {"minutes": 0}, {"iterations": 0}, {"minutes": float("nan")}, {"minutes": float("inf")}]
+)
 def test_a_budget_is_required(tmp_path, budget):
     with pytest.raises(ValueError, match="budget"):
         train(settings_for("capivari"), tmp_path, **budget)

@@ -1,0 +1,1 @@
+"""The `tabuleiro` command's guarantees: bounded options, outputs checked first, prompt stops."""
