@@ -27,8 +27,10 @@ from envs.capivari.rules import (
     action_name,
     card_from_name,
 )
+from envs.capivari.state_check import check_state
 from envs.engine.game import Game
 
+DECK_AFTER_DEAL = NUM_CARDS - NUM_SEGMENTS - AVAILABLE_TARGET  # 11: the most a deck ever holds
 _OPTION_KEYS = ("river", "available", "deck", "capybaras", "oncas_in", "current", "round_wins")
 
 
@@ -121,10 +123,29 @@ class Capivari(Game):
         deck = cards("deck", 0, NUM_CARDS)
         placed = self._capybaras(options.get("capybaras", []), seen)
         oncas_in = options.get("oncas_in", [])
-        if not isinstance(oncas_in, (list, tuple)) or any(g not in (1, 2, 3) for g in oncas_in):
-            raise ValueError(f"option 'oncas_in' must list segments 1..3, got {oncas_in!r}")
+        what = f"option 'oncas_in' must list segments 1..3 (ints), got {oncas_in!r}"
+        if not isinstance(oncas_in, (list, tuple)):
+            raise ValueError(what)
+        oncas_in = [_int_in(g, 1, NUM_SEGMENTS, what) for g in oncas_in]
         if len(set(oncas_in)) != len(oncas_in):
             raise ValueError(f"option 'oncas_in' repeats a segment: {oncas_in!r}")
+        current = None
+        if "current" in options:
+            cur = options["current"]
+            current = _int_in(cur, 0, 1, f"option 'current' must be seat 0 or 1 (an int), got {cur!r}")
+        wins = None
+        if "round_wins" in options:
+            wins = options["round_wins"]
+            what = f"option 'round_wins' must be two small non-negative ints, got {wins!r}"
+            if not isinstance(wins, (list, tuple)) or len(wins) != 2:
+                raise ValueError(what)
+            wins = [_int_in(w, 0, MAX_ROUNDS_CAP - 1, what) for w in wins]
+            need = self.config.wins_needed
+            if max(wins) >= need and wins[0] != wins[1]:
+                raise ValueError(
+                    f"option 'round_wins' {wins}: the match is already decided ({need} round wins needed, "
+                    "and more than the other)"
+                )
 
         rec["loc"][:] = LOC_DISCARD
         rec["river_card"][:] = river
@@ -141,28 +162,47 @@ class Capivari(Game):
             rec["seg_num"][seg, card // NUM_NUMBERS] = card % NUM_NUMBERS + 1
             rec["seg_side"][seg, card // NUM_NUMBERS] = side
             rec["loc"][card] = LOC_IN_RIVER
-        core.sync_available(rec)
         rec["onca_in"][:] = 0
         free_oncas = [c for c in range(NUM_HERD_CARDS, NUM_CARDS) if c not in seen]
         for g in oncas_in:
             rec["onca_in"][g - 1] = 1
-            if free_oncas:
+            if free_oncas:  # the Capionça tucked there: one not named elsewhere
                 rec["loc"][free_oncas.pop()] = LOC_TUCKED
-        if "current" in options:
-            cur = options["current"]
-            if cur not in (0, 1) or isinstance(cur, bool):
-                raise ValueError(f"option 'current' must be seat 0 or 1, got {cur!r}")
-            rec["current"] = cur
-            rec["round_starter"] = cur
-        if "round_wins" in options:
-            wins = options["round_wins"]
-            ok = isinstance(wins, (list, tuple)) and len(wins) == 2
-            if not ok or any(not isinstance(w, int) or not 0 <= w < MAX_ROUNDS_CAP for w in wins):
-                raise ValueError(f"option 'round_wins' must be two small non-negative ints, got {wins!r}")
+        if current is not None:
+            rec["current"] = current
+            rec["round_starter"] = current
+        if wins is not None:
             rec["round_wins"][:] = wins
+        if len(available) == 1 and deck:
+            # "If only 1 available card is left, reveal cards from the deck until 4 are available
+            # or the deck is empty" (seeds/capivari.md, "End of turn"): a turn never starts with 1
+            refill = deck[: AVAILABLE_TARGET - 1]
+            rec["loc"][refill] = LOC_AVAILABLE
+            rec["deck_pos"] = len(refill)
+        core.sync_available(rec)
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if core.legal_into(rec, mask) == 0:
             raise ValueError("this scenario leaves the player to act without a legal action")
+        if len(available) == 1 and not deck:
+            raise ValueError(
+                "option 'available' names 1 card and option 'deck' is empty: the round is already over "
+                "(it ends when 1 available card is left and the deck is empty); name 2..4 available cards, "
+                "or deck cards to refill from"
+            )
+        to_play = [CARD_NAMES[c] for c in range(NUM_HERD_CARDS, NUM_CARDS) if c in available or c in deck]
+        if len(to_play) > NUM_SEGMENTS - len(oncas_in) + 1:
+            raise ValueError(
+                f"option 'oncas_in' {oncas_in} leaves {NUM_SEGMENTS - len(oncas_in)} segment(s) for the Capionças "
+                f"still to play ({to_play}): a turn could come with only Capionças available and nowhere to put "
+                "them; tuck fewer, or leave a Capionça out of 'available' and 'deck'"
+            )
+        left = int(rec["deck_len"]) - int(rec["deck_pos"])
+        if left > DECK_AFTER_DEAL:
+            raise ValueError(
+                f"option 'deck' leaves {left} cards in the deck; it holds at most {DECK_AFTER_DEAL} "
+                f"({NUM_CARDS} cards less {NUM_SEGMENTS} in the river and {AVAILABLE_TARGET} available at the deal)"
+            )
+        self.validate_state(rec)
 
     @staticmethod
     def _capybaras(entries: Any, seen: dict[int, str]) -> list[tuple[int, int, int]]:
@@ -174,8 +214,9 @@ class Capivari(Game):
             if not isinstance(e, (list, tuple)) or len(e) != 3:
                 raise ValueError(f"each capybara must be [segment 1..3, card name, seat 0|1], got {e!r}")
             seg, name, side = e
-            if seg not in (1, 2, 3) or side not in (0, 1) or isinstance(side, bool):
-                raise ValueError(f"capybara {e!r}: segment must be 1..3 and seat 0 or 1")
+            what = f"option 'capybaras': capybara {e!r}: segment must be 1..3 and seat 0 or 1 (ints)"
+            seg = _int_in(seg, 1, NUM_SEGMENTS, what)
+            side = _int_in(side, 0, 1, what)
             card = card_from_name(name)
             if card >= NUM_HERD_CARDS:
                 raise ValueError(f"capybara {e!r}: a Capionça is not a capybara in the river")
@@ -191,33 +232,16 @@ class Capivari(Game):
 
     # -- state checks ------------------------------------------------------------------------
     def validate_state(self, rec: np.void) -> None:
+        """Every field in range for its phase, the cards and the turn consistent, a move for a live seat."""
         super().validate_state(rec)
-        c = self.config
-        checks = {
-            "loc": (rec["loc"], 0, LOC_DISCARD),
-            "river_card": (rec["river_card"], 0, NUM_CARDS - 1),
-            "onca_in": (rec["onca_in"], 0, 1),
-            "seg_num": (rec["seg_num"], 0, NUM_NUMBERS),
-            "seg_side": (rec["seg_side"], 0, 1),
-            "deck": (rec["deck"], 0, NUM_CARDS - 1),
-            "deck_len": (rec["deck_len"], 0, NUM_CARDS),
-            "deck_pos": (rec["deck_pos"], 0, int(rec["deck_len"])),
-            "rounds_done": (rec["rounds_done"], 0, c.max_rounds),
-            "round_wins": (rec["round_wins"], 0, MAX_ROUNDS_CAP),
-            "round_starter": (rec["round_starter"], 0, 1),
-            "winner": (rec["winner"], -1, 2),
-        }
-        for key, (values, lo, hi) in checks.items():
-            arr = np.asarray(values)
-            if arr.size and (arr.min() < lo or arr.max() > hi):
-                raise ValueError(f"state field {key!r} out of range [{lo}, {hi}]")
-        from_loc = sum(1 << i for i in range(NUM_CARDS) if rec["loc"][i] == LOC_AVAILABLE)
-        if int(rec["avail"]) != from_loc:
-            raise ValueError("state field 'avail' disagrees with 'loc'")
-        expected = (c.first_player, c.subtract_points, c.wins_needed, c.max_rounds)
-        got = tuple(int(rec[k]) for k in ("first_player", "subtract_points", "wins_needed", "max_rounds"))
-        if got != expected:
-            raise ValueError(f"state config fields {got} differ from the env's config {expected}")
+        check_state(self.config, rec)
+
+
+def _int_in(value: Any, lo: int, hi: int, what: str) -> int:
+    """``value`` as an int in [lo, hi]: Python and numpy integers only (no bools, no floats); else ``what``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        raise ValueError(what)
+    return int(value)
 
 
 __all__ = ["Capivari", "CARD_NAMES"]

@@ -9,36 +9,16 @@ from envs.horizonte import core
 from envs.horizonte.determinize import determinize
 from envs.horizonte.render import render_table
 from envs.horizonte.rules import (
-    CARD_SUIT,
-    NUM_CARDS,
-    PHASE_OVER,
     PHASE_PLAY,
-    PHASE_PREDICT,
-    TRICK_DOG,
     TRICK_DRAGON,
     HorizonteConfig,
     action_name,
     card_from_name,
     num_actions,
 )
+from envs.horizonte.state_check import MAX_SCORE, check_state, turn_sequence
 
 _OPTION_KEYS = ("hands", "dragon", "dog", "predictions", "round", "scores")
-_MAX_SCORE = 1_000_000
-
-
-def turn_sequence(n: int, dragon: int, dog: int) -> list[tuple[int, int]]:
-    """(seat, trick) of every play in one cycle of tricks, in order (the interruption order).
-
-    Separate mode: the Dragon trick from its holder up to the Dog holder, the whole Dog
-    trick, then the rest of the Dragon trick from the Dog holder. Merged: one trick.
-    """
-    if dragon == dog:
-        return [((dragon + i) % n, TRICK_DRAGON) for i in range(n)]
-    before = (dog - dragon) % n
-    seq = [((dragon + i) % n, TRICK_DRAGON) for i in range(before)]
-    seq += [((dog + i) % n, TRICK_DOG) for i in range(n)]
-    seq += [((dog + i) % n, TRICK_DRAGON) for i in range(n - before)]
-    return seq
 
 
 def _seat(value: Any, n: int, key: str) -> int:
@@ -158,7 +138,7 @@ class Horizonte(Game):
                 raise ValueError(f"option 'round' must be 1..{c.rounds}, got {rnd!r}")
             rec["rounds_done"] = int(rnd) - 1
         if "scores" in options:
-            rec["score"][:n] = _ints(options["scores"], n, 0, _MAX_SCORE, "scores")
+            rec["score"][:n] = _ints(options["scores"], n, 0, MAX_SCORE, "scores")
         rec["current"] = rec["dragon"]
         rec["active"] = TRICK_DRAGON
         if "predictions" in options:
@@ -203,95 +183,10 @@ class Horizonte(Game):
 
     # -- state checks ------------------------------------------------------------------------
     def validate_state(self, rec: np.void) -> None:
-        """Everything compiled code indexes with, and the turn order, must be consistent."""
+        """Every field in range for its phase (finished games too), the cards and turns consistent, a move
+        for a live seat (envs/horizonte/state_check.py)."""
         super().validate_state(rec)
-        c = self.config
-        n = c.num_players
-
-        def bad(msg: str) -> None:
-            raise ValueError(f"invalid Horizonte state: {msg}")
-
-        config = (c.max_prediction, c.points_per_unit, c.rounds, int(c.reward == "points"), c.hand_size)
-        got = tuple(
-            int(rec[k]) for k in ("max_prediction", "points_per_unit", "num_rounds", "reward_points", "hand_size")
-        )
-        in_deck = np.ones(NUM_CARDS, np.uint8)
-        in_deck[list(c.removed_cards)] = 0
-        if got != config or not np.array_equal(rec["in_deck"], in_deck):
-            bad(f"config fields {got} or the deck differ from this env's config")
-        phase, rnd = int(rec["phase"]), int(rec["rounds_done"])
-        if phase not in (PHASE_PREDICT, PHASE_PLAY, PHASE_OVER) or (phase == PHASE_OVER) != bool(rec["done"]):
-            bad(f"phase {phase} with done={int(rec['done'])}")
-        if not 0 <= rnd <= c.rounds or (rnd == c.rounds) != (phase == PHASE_OVER):
-            bad(f"round {rnd} with phase {phase}")
-        dragon, dog = int(rec["dragon"]), int(rec["dog"])
-        if not (0 <= dragon < n and 0 <= dog < n):
-            bad(f"initiative holders {dragon}, {dog}")
-        hand, dealt, played = (np.asarray(rec[k], np.int64) for k in ("hand", "dealt", "played"))
-        for name, arr in (("hand", hand), ("dealt", dealt), ("played", played)):
-            if arr.min() < 0 or arr.max() > 1 or arr[n:].any():
-                bad(f"field {name!r} must be 0/1 for the {n} seats")
-        if (hand & played).any() or not np.array_equal(hand | played, dealt):
-            bad("hands and played cards do not add up to the dealt hands")
-        if dealt.sum(axis=0).max() > 1 or (dealt.sum(axis=0) > in_deck).any():
-            bad("a card is dealt twice or is not in the deck")
-        void = np.asarray(rec["void"], np.int64)
-        if void.min() < 0 or void.max() > 1 or void[n:].any():
-            bad("field 'void' must be 0/1 for the seats")
-        if any(void[p, CARD_SUIT[c]] for p in range(n) for c in np.flatnonzero(hand[p])):
-            bad("a seat marked void in a suit holds a card of it")
-        sizes = dealt[:n].sum(axis=1)
-        if phase != PHASE_OVER and (len(set(sizes.tolist())) != 1 or not 2 <= sizes[0] <= c.hand_size):
-            bad(f"dealt hand sizes {sizes.tolist()}")
-        if not np.array_equal(rec["hand_count"][:n], hand[:n].sum(axis=1)) or rec["hand_count"][n:].any():
-            bad("hand_count does not match the hands")
-        pred = rec["prediction"][:n].astype(np.int64)
-        if pred.min() < -1 or pred.max() > c.max_prediction or int(rec["predicted"]) != int((pred >= 0).sum()):
-            bad(f"predictions {pred.tolist()} / predicted {int(rec['predicted'])}")
-        for key in ("dragon_tricks", "dog_tricks"):
-            v = rec[key].astype(np.int64)
-            if v.min() < 0 or v.max() > 4 * c.hand_size:
-                bad(f"{key} {v.tolist()}")
-        if rec["score"].min() < 0 or rec["score"].max() > _MAX_SCORE * 2:
-            bad("scores out of range")
-        lw, lc = rec["last_winner"].astype(np.int64), rec["last_card"].astype(np.int64)
-        if lw.min() < -1 or lw.max() >= n or lc.min() < -1 or lc.max() >= NUM_CARDS:
-            bad("last resolution out of range")
-        if phase == PHASE_OVER:
-            return
-        counts = rec["trick_count"].astype(np.int64)
-        if phase == PHASE_PREDICT:
-            if counts.any() or int(rec["current"]) != (dragon + int(rec["predicted"])) % n or rec["predicted"] >= n:
-                bad("a prediction phase with cards in the tricks or out of turn")
-            return
-        if int(rec["predicted"]) != n:
-            bad("playing before every prediction is made")
-        self._check_tricks(rec, hand, counts, dragon, dog)
-
-    @staticmethod
-    def _check_tricks(rec: np.void, hand: np.ndarray, counts: np.ndarray, dragon: int, dog: int) -> None:
-        n = int(rec["num_players"])
-        seq = turn_sequence(n, dragon, dog)
-        pos = int(counts.sum())
-        if counts.min() < 0 or counts.max() >= n + (dragon != dog) or pos >= len(seq):
-            raise ValueError(f"invalid Horizonte state: trick counts {counts.tolist()}")
-        done = seq[:pos]
-        for t in (TRICK_DRAGON, TRICK_DOG):
-            seats = [p for p, tt in done if tt == t]
-            k = len(seats)
-            cards = rec["trick_card"][t, :k].astype(np.int64)
-            if k != counts[t] or rec["trick_seat"][t, :k].tolist() != seats:
-                raise ValueError("invalid Horizonte state: the tricks do not follow the turn order")
-            if k and (cards.min() < 0 or cards.max() >= NUM_CARDS or not all(rec["played"][seats, cards])):
-                raise ValueError("invalid Horizonte state: a trick holds a card its seat has not played")
-        seat, trick = seq[pos]
-        if int(rec["current"]) != seat or int(rec["active"]) != trick:
-            raise ValueError(f"invalid Horizonte state: seat {int(rec['current'])} to act, the turn order says {seat}")
-        owed = np.zeros(n, np.int64)
-        for p, _ in seq[pos:]:
-            owed[p] += 1
-        if (hand[:n].sum(axis=1) < owed).any():
-            raise ValueError("invalid Horizonte state: a seat has too few cards to finish the tricks")
+        check_state(self.config, rec)
 
 
 __all__ = ["Horizonte", "turn_sequence"]

@@ -2,8 +2,9 @@
 
 Each forgery is serialized with a valid checksum, so only ``validate_state`` stands between it and
 compiled code. ``try_forgery`` then expects one of two outcomes: the state is refused with a
-``ValueError``, or it plays to its end with random legal moves (every seat observed at every turn,
-the final state valid again). Anything else is a defect: an exception of another type, a live state
+``ValueError``, or it plays to its end with random legal moves (every seat observes the forged
+state, the seat to act every later one, all within the declared observation bounds; the final
+state valid again). Anything else is a defect: an exception of another type, a live state
 with no legal action, a game that does not end, or a final state ``validate_state`` refuses.
 """
 
@@ -39,7 +40,7 @@ MAX_STEPS = 20_000  # more turns than any game can last
 class Outcome:
     """What one forged state did: ``refused``, ``played``, or a defect kind with its detail."""
 
-    kind: str  # refused | played | crash | dead_end | no_end | final_invalid
+    kind: str  # refused | played | crash | dead_end | no_end | final_invalid | bad_observation
     detail: str = ""
 
     @property
@@ -127,7 +128,6 @@ def forge(raw: bytes, dtype: np.dtype, rng: np.random.Generator) -> tuple[bytes,
     name, base, offset, shape = leaves[int(rng.integers(len(leaves)))]
     count = int(np.prod(shape)) if shape else 1
     k = int(rng.integers(count))
-    view = np.frombuffer(buf, dtype=base, count=1, offset=offset + k * base.itemsize)
     view = np.ndarray((1,), dtype=base, buffer=buf, offset=offset + k * base.itemsize)
     choices = _candidates(base, view[0], shape)
     value = choices[int(rng.integers(len(choices)))]
@@ -159,22 +159,27 @@ def try_forgery(env: TabuleiroAECEnv, data: bytes, rng: np.random.Generator) -> 
 
 
 def _play_out(env: TabuleiroAECEnv, rng: np.random.Generator) -> Outcome:
+    """Every seat observes the forged state (and, one time in eight, renders it); then random play."""
     game = env.game
-    for seat in range(game.num_players):
-        game.render_ansi(env._rec, seat)
+    lo, hi = game.obs_bounds()
+    for agent in env.agents:
+        if _out_of_bounds(env.observe(agent)["observation"], lo, hi):
+            return Outcome("bad_observation", f"{agent}'s observation leaves [{lo}, {hi}]")
+    if rng.random() < 0.125:
+        for seat in range(game.num_players):
+            game.render_ansi(env._rec, seat)
     for _ in range(MAX_STEPS):
         if not env.agents:
             break
-        agent = env.agent_selection
-        _, _, term, trunc, _ = env.last()
+        obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
-        for other in env.agents:
-            env.observe(other)
-        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        if _out_of_bounds(obs["observation"], lo, hi):
+            return Outcome("bad_observation", f"{env.agent_selection}'s observation leaves [{lo}, {hi}]")
+        legal = np.flatnonzero(obs["action_mask"])
         if legal.size == 0:
-            return Outcome("dead_end", f"{agent} to act with no legal action")
+            return Outcome("dead_end", f"{env.agent_selection} to act with no legal action")
         env.step(int(legal[rng.integers(legal.size)]))
     else:
         return Outcome("no_end", f"still going after {MAX_STEPS} steps")
@@ -183,6 +188,10 @@ def _play_out(env: TabuleiroAECEnv, rng: np.random.Generator) -> Outcome:
     except ValueError as exc:
         return Outcome("final_invalid", str(exc))
     return Outcome("played")
+
+
+def _out_of_bounds(obs: np.ndarray, lo: float, hi: float) -> bool:
+    return not (np.isfinite(obs).all() and obs.min() >= lo and obs.max() <= hi)
 
 
 def campaign(family: str, states: int, seed: int, start_states: int = 50) -> Iterator[tuple[str, Outcome]]:
