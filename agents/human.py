@@ -26,7 +26,7 @@ class QuitGame(Exception):
 class HumanAgent:
     """Asks a person for each move of one seat; the screen shows only what that seat may see.
 
-    ``env`` must render as ``ansi`` with ``env.render_seat`` set to this seat (``benchmarks.play``
+    ``env`` must render as ``ansi`` with ``env.render_seat`` set to this seat (``tabuleiro.commands.play``
     does so). ``hint_agent`` (optional) answers ``hint``; it sees what a search agent may see.
     """
 

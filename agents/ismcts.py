@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 import envs
-from agents.registry import game_name
 from agents.search import search_module
 
 DEFAULT_ITERATIONS = 1000
@@ -62,7 +61,7 @@ class ISMCTSAgent:
         seed: int | None = None,
     ) -> None:
         check_budget(iterations, seconds, exploration)
-        self.game = game_name(game)
+        self.game = envs.game_name(game)
         module = search_module(self.game)
         self._search = module.ismcts_iterate
         self._root_candidates = getattr(module, "root_candidates", None)

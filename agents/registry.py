@@ -10,14 +10,9 @@ from typing import Any
 
 import envs
 from agents.base import Agent
+from agents.heuristic import HeuristicAgent
+from agents.ismcts import ISMCTSAgent, check_budget
 from agents.random_agent import RandomAgent
-
-# game name -> "module:Class" of its heuristic
-HEURISTICS: dict[str, str] = {
-    "capivari_v0": "agents.heuristics.capivari:CapivariHeuristic",
-    "horizonte_v0": "agents.heuristics.horizonte:HorizonteHeuristic",
-    "dorfromantik_duel_v0": "agents.heuristics.dorfromantik_duel:DorfromantikDuelHeuristic",
-}
 
 
 def _random(game: str, seed: int | None, options: dict[str, str]) -> Agent:
@@ -27,17 +22,12 @@ def _random(game: str, seed: int | None, options: dict[str, str]) -> Agent:
 
 def _heuristic(game: str, seed: int | None, options: dict[str, str]) -> Agent:
     _no_options("heuristic", options)
-    if game not in HEURISTICS:
-        raise ValueError(f"no heuristic for game {game!r}; games with one: {sorted(HEURISTICS)}")
-    module, cls = HEURISTICS[game].split(":")
-    return getattr(importlib.import_module(module), cls)(seed)
+    return HeuristicAgent(game, seed)
 
 
 def _ismcts_options(options: dict[str, str]) -> dict[str, Any]:
     """The keyword arguments of ``ISMCTSAgent`` from a spec's options, typed and range-checked
     (``agents.ismcts.check_budget``: finite, bounded budgets)."""
-    from agents.ismcts import check_budget
-
     kinds = {"iterations": int, "seconds": float, "exploration": float}
     unknown = sorted(set(options) - set(kinds))
     if unknown:
@@ -53,8 +43,6 @@ def _ismcts_options(options: dict[str, str]) -> dict[str, Any]:
 
 
 def _ismcts(game: str, seed: int | None, options: dict[str, str]) -> Agent:
-    from agents.ismcts import ISMCTSAgent
-
     agent = ISMCTSAgent(game, seed=seed, **_ismcts_options(options))
     return agent
 
@@ -74,7 +62,7 @@ def _rllib(game: str, seed: int | None, options: dict[str, str], path: str) -> A
 # name -> (factory, one-line description)
 AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
     "random": (_random, "uniform over the legal actions, seeded"),
-    "heuristic": (_heuristic, "the game's rule of thumb (agents/heuristics/<game>.py)"),
+    "heuristic": (_heuristic, "the game's rule of thumb (envs/<game>/heuristic.py)"),
     "ismcts": (
         _ismcts,
         "IS-MCTS with determinization; options iterations=N (<= 1,000,000) | seconds=S (<= 600), exploration=C",
@@ -120,18 +108,10 @@ def check_spec(spec: str) -> None:
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     """An agent for ``game`` from a spec such as ``random``, ``heuristic``, ``ismcts:seconds=0.5``."""
     name, path, options = parse_spec(spec)
-    game = game_name(game)
+    game = envs.game_name(game)
     factory = AGENTS[name][0]
     agent = factory(game, seed, options, path) if name == "rllib" else factory(game, seed, options)
     return agent
-
-
-def game_name(game: str) -> str:
-    """The registered name of a game (``capivari`` -> ``capivari_v0``); ValueError for an unknown game."""
-    envs.game_module(game)
-    if game in envs.GAMES:
-        return game
-    return next(k for k in envs.GAMES if k.rsplit("_v", 1)[0] == game)
 
 
 def _no_options(name: str, options: dict[str, str]) -> None:

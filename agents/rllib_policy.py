@@ -12,18 +12,21 @@ from typing import Any
 import numpy as np
 import torch
 
+import envs
+
 # where an Algorithm checkpoint keeps the trained module (RLlib's checkpoint layout, new API stack)
 MODULE_SUBDIR = ("learner_group", "learner", "rl_module")
 MAIN_MODULE = "main"
 TRAIN_INFO = "tabuleiro_train.json"  # written by `tabuleiro train` beside each checkpoint
+# the keys of a trained module's Dict observation (RLlib's masking example expects "observations")
+OBS_KEY = "observations"
+MASK_KEY = "action_mask"
 
 
 class RLlibAgent:
     """Picks actions with an RLlib RLModule: argmax of the masked logits, or a sample of them if ``explore``."""
 
     def __init__(self, module: Any, name: str = "rllib", explore: bool = False, seed: int | None = None) -> None:
-        from training.masking_module import MASK_KEY, OBS_KEY  # torch-only module: no Ray started
-
         self.module = module
         self.name = name
         self.explore = explore
@@ -85,7 +88,7 @@ def module_path(path: str | os.PathLike, module_id: str = MAIN_MODULE) -> Path:
 
 def load_module(path: str | os.PathLike, module_id: str = MAIN_MODULE) -> Any:
     """The trained RLModule from a checkpoint, on CPU, without starting Ray."""
-    from ray.rllib.core.rl_module.rl_module import RLModule
+    from ray.rllib.core.rl_module.rl_module import RLModule  # optional heavy: ray, only to load a checkpoint
 
     module = RLModule.from_checkpoint(str(module_path(path, module_id).resolve()))
     module.eval()
@@ -125,8 +128,8 @@ def load_agent(path: str | os.PathLike, game: str, **options: Any) -> RLlibAgent
     if unknown:
         raise ValueError(f"unknown rllib option(s) {unknown}; known: {sorted(known)}")
     info = trained_game(path)
-    if info is not None and game_id(game) != info["game"]:
-        raise ValueError(f"checkpoint {str(path)!r} was trained on {info['game']}, not {game_id(game)}")
+    if info is not None and envs.game_name(game) != info["game"]:
+        raise ValueError(f"checkpoint {str(path)!r} was trained on {info['game']}, not {envs.game_name(game)}")
     explore = _flag(options["explore"], "explore") if "explore" in options else False
     if "deterministic" in options:
         explore = not _flag(options["deterministic"], "deterministic")
@@ -135,10 +138,3 @@ def load_agent(path: str | os.PathLike, game: str, **options: Any) -> RLlibAgent
     module = load_module(path, str(options.get("module_id", MAIN_MODULE)))
     name = str(options.get("name") or f"rllib:{Path(path).name}")
     return RLlibAgent(module, name=name, explore=explore, seed=seed)
-
-
-def game_id(game: str) -> str:
-    """The registered name of a game (``capivari`` -> ``capivari_v0``)."""
-    import envs
-
-    return envs.game_module(game).__name__.rsplit(".", 1)[1]

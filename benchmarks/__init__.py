@@ -1,1 +1,1 @@
-"""Measurements: the demo match runner, throughput against peers, tournaments."""
+"""Measurements: throughput against peers, learning speed, tournaments between bots, the demo job."""

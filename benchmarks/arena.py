@@ -1,4 +1,4 @@
-"""`tabuleiro arena`: tournaments between agents, on local cores or a Ray cluster.
+"""Tournaments between agents, on local cores or a Ray cluster (the command: ``tabuleiro.commands.arena``).
 
 Seats rotate evenly: game g seats the lineup rotated by g mod K (K players), so over every
 K consecutive games each participant sits in each seat once, and those K games replay the
@@ -7,10 +7,13 @@ depends only on (seed, g): results are the same for the same seed whatever the n
 workers (time-budgeted agents aside: how far they search depends on the machine).
 """
 
+import ctypes
 import json
+import multiprocessing as mp
 import os
 import signal
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Iterator
@@ -19,9 +22,15 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from benchmarks.arena_stats import final_scores, summarize
-from tabuleiro.cli import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, check_output_dir, check_output_file, checked, int_option
-from tabuleiro.cli import seed_option as _seed_option
+import envs
+from agents.match import play_game
+from agents.registry import check_spec, make_agent, parse_spec
+from agents.results import summarize
+from envs.replay import MAX_SEATS, record, save
+
+MAX_GAMES = 1_000_000  # games in one tournament (the command's --games; the demo's too)
+MAX_WORKERS = 256  # local worker processes
+MAX_PLAYERS = MAX_SEATS  # seats at a table: as many as a replay holds (each game checks its own range too)
 
 # -- the lineup -----------------------------------------------------------------------------------
 
@@ -54,8 +63,6 @@ def parse_agents(text: str) -> list[str]:
 def checked_agents(text: str) -> list[str]:
     """``parse_agents`` and every spec checked (known agent, options well-formed and in range): what the
     command line accepts for ``--agents``, before any game starts."""
-    from agents.registry import check_spec
-
     specs = parse_agents(text)
     for spec in specs:
         check_spec(spec)
@@ -139,10 +146,6 @@ def _warmed_up(agent: Any, env: Any) -> Any:
 
 def play_one(task: dict[str, Any]) -> dict[str, Any]:
     """Play the game described by ``task`` (game, config, specs, index, seed, players) and record it."""
-    import envs
-    from agents.registry import make_agent
-    from benchmarks.match import play_game
-
     game, config = task["game"], task["config"]
     env = _cached(("env", game, json.dumps(config, sort_keys=True)), lambda: envs.make(game, **config))
     lineup = rotation(task["index"], task["players"])
@@ -153,8 +156,6 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
     ]  # fmt: skip
     result = play_game(env, seated, seed=task["seed"], record_actions=bool(task.get("replays")))
     if task.get("replays"):
-        from benchmarks.replay import record, save
-
         specs = [task["specs"][who] for who in lineup]
         save(record(env.game, result, specs), os.path.join(task["replays"], f"game_{task['index']:05d}.json"))
     return {
@@ -162,7 +163,7 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
         "seed": task["seed"],
         "lineup": lineup,
         "returns": result.returns,
-        "scores": final_scores(env.game.name, result.infos),
+        "scores": result.scores,
         "steps": result.steps,
         "illegal": [bool(info.get("illegal_move", False)) for info in result.infos],
         "think_seconds": [a.seconds for a in seated],
@@ -182,13 +183,9 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
-
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
-    import multiprocessing as mp
-
     parent = mp.parent_process()
     if parent is not None and os.getppid() != parent.pid:  # the parent died before this worker started
         os._exit(1)
@@ -205,8 +202,6 @@ def run_local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, A
         for t in tasks:
             yield play_one(t)
         return
-    import multiprocessing as mp
-
     size = max(1, min(8, len(tasks) // (workers * 4)))
     # leaving the with-block (finished, an error, Ctrl-C/SIGTERM, or the generator closed) terminates the workers
     with mp.get_context("spawn").Pool(workers, initializer=_worker_start) as pool:
@@ -217,7 +212,7 @@ def run_local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, A
 def run_ray(tasks: list[dict[str, Any]], address: str) -> Iterator[dict[str, Any]]:
     """Results of the tasks played as Ray tasks (``address``: ``auto``, ``ray://host:port``, or ``local``)."""
     try:
-        import ray
+        import ray  # optional: the rl extra
     except ImportError as exc:
         raise ValueError(f"--ray-address needs ray (the rl extra): {exc}") from None
     if not ray.is_initialized():
@@ -250,16 +245,14 @@ def run_arena(
     progress: bool = True,
     replays: str | None = None,
 ) -> dict[str, Any]:
-    """Play a tournament and return its report (see ``benchmarks.arena_stats.summarize``).
+    """Play a tournament and return its report (see ``agents.results.summarize``).
 
     ``replays``: a folder to write every game into as a replay (``game_00000.json``, ...).
 
-    Ctrl-C or SIGTERM (``tabuleiro.cli.Terminated``) stops the worker processes at once; the interrupt is
-    raised again with ``partial_report``, the report of the games finished so far (None if none)."""
-    import envs
-    from agents.registry import game_name, parse_spec
-
-    game = game_name(game)
+    Ctrl-C or SIGTERM (which the command raises as ``tabuleiro.options.Terminated``, a KeyboardInterrupt) stops
+    the worker processes at once; the interrupt is raised again with ``partial_report``, the report of the
+    games finished so far (None if none)."""
+    game = envs.game_name(game)
     for key, value, hi in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
             raise ValueError(f"{key} must be an int in 1..{hi}, got {value!r}")
@@ -279,8 +272,6 @@ def run_arena(
         raise ValueError(f"{game} seats {default_players} players, got {k} agents")
     for s in specs:
         parse_spec(s)  # unknown names and malformed options fail here, before any process starts
-    from agents.registry import make_agent
-
     for s in set(specs):
         make_agent(s, game)  # and unknown options or games without a heuristic too
     if games % k:
@@ -290,7 +281,7 @@ def run_arena(
         for g in range(games)
     ]
     if replays:
-        replays = str(check_output_dir(replays, "replays"))
+        replays = _writable_folder(replays, "replays")
         for t in tasks:
             t["replays"] = replays
     names = participant_names(specs)
@@ -317,6 +308,19 @@ def run_arena(
         stream.close()
         bar.close()
     return _report(game, config, names, specs, records, games, seed, workers, ray_address, start)
+
+
+def _writable_folder(path: str, name: str) -> str:
+    """``path`` created if need be and a probe file written into it and removed, before any game starts:
+    ValueError naming ``name`` if not (the command checks its ``--replays`` the same way, earlier)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".tabuleiro-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ValueError(f"{name}: cannot write into {str(path)!r}: {exc.strerror or exc}") from None
+    return str(path)
 
 
 def _report(
@@ -402,80 +406,3 @@ def format_report(r: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"illegal moves: {illegal}; rating: OpenSkill Plackett-Luce ordinal (mu - 3 sigma)")
     return "\n".join(lines)
-
-
-# -- the command ------------------------------------------------------------------------------------
-
-
-def add_arguments(parser) -> None:  # noqa: ANN001
-    """Arguments of `tabuleiro arena`."""
-    parser.add_argument("game", help="game name, e.g. capivari_v0 (or capivari)")
-    parser.add_argument(
-        "--agents",
-        required=True,
-        type=checked("agents", checked_agents),
-        help="comma-separated agent specs, one per seat: random, heuristic, "
-        "ismcts[:iterations=N (at most 1,000,000)|seconds=S (at most 600)], rllib:<checkpoint>; "
-        f"spec*n (n <= {MAX_PLAYERS}) repeats one; with fewer than --players, the last fills the table",
-    )
-    parser.add_argument(
-        "--games", type=int_option(1, MAX_GAMES), default=100, help=f"games to play, 1..{MAX_GAMES:,} (default 100)"
-    )
-    parser.add_argument(
-        "--players", type=int_option(1, MAX_PLAYERS), default=None, help="seats at the table (default: one per agent)"
-    )
-    parser.add_argument("--seed", type=_seed_option, default=0, help="tournament seed, 0..2**32-1 (default 0)")
-    parser.add_argument(
-        "--workers",
-        type=int_option(1, MAX_WORKERS),
-        default=min(os.cpu_count() or 1, MAX_WORKERS),
-        help=f"local processes, 1..{MAX_WORKERS} (default: cores)",
-    )
-    parser.add_argument("--ray-address", default=None, help="play as Ray tasks: auto, ray://host:port, or local")
-    parser.add_argument("--json", default=None, metavar="FILE", help="write the full report as JSON")
-    parser.add_argument("--png", default=None, metavar="FILE", help="write a chart of win rates and head-to-head")
-    parser.add_argument("--replays", default=None, metavar="DIR", help="save every game as a replay in DIR")
-
-
-def run(args) -> int:  # noqa: ANN001
-    """`tabuleiro arena`. Ctrl-C or SIGTERM stops the workers at once; the games finished by then are reported
-    (and written to ``--json``) before the command exits with 130 or 143."""
-    outputs = [("--json", args.json, check_output_file), ("--png", args.png, check_output_file)]
-    for option, path, check in outputs + [("--replays", args.replays, check_output_dir)]:
-        if path:
-            check(path, option)  # before any game: a result is never lost to an unwritable path
-    agents = args.agents if isinstance(args.agents, list) else checked_agents(args.agents)
-    try:
-        report = run_arena(
-            args.game,
-            agents,
-            games=args.games,
-            players=args.players,
-            seed=args.seed,
-            workers=args.workers,
-            ray_address=args.ray_address,
-            replays=args.replays,
-        )
-    except KeyboardInterrupt as exc:
-        report = getattr(exc, "partial_report", None)
-        if report is not None:
-            print(format_report(report), flush=True)
-            if args.json:
-                _write_json(report, args.json)
-            print(f"stopped after {report['games']} of {report['games_requested']} games", flush=True)
-        raise
-    print(format_report(report))
-    if args.json:
-        _write_json(report, args.json)
-    if args.png:
-        from benchmarks.arena_plot import plot_report
-
-        plot_report(report, args.png)
-        print(f"chart: {args.png}")
-    return 0
-
-
-def _write_json(report: dict[str, Any], path: str) -> None:
-    with open(path, "w") as f:
-        json.dump(report, f, indent=1)
-    print(f"report: {path}", flush=True)

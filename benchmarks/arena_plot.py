@@ -2,14 +2,15 @@
 
 from typing import Any
 
+import numpy as np
+
 
 def plot_report(report: dict[str, Any], path: str) -> None:
     """Write a PNG with two panels: win rate per agent (Wilson 95% CI) and who finishes ahead of whom."""
-    import matplotlib
+    import matplotlib  # optional: pictures only
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    import matplotlib.pyplot as plt  # optional heavy: after the Agg backend is chosen
 
     rows = report["agents"]
     names = [a["agent"] for a in rows]

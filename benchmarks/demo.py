@@ -1,5 +1,5 @@
-"""`make demo` / `tabuleiro demo`: seeded random-vs-random games of Capivari, a result table, speed;
-then a short arena: the heuristic against random, and IS-MCTS against the heuristic."""
+"""The demo (`make demo` / `tabuleiro demo`): seeded random-vs-random games of Capivari, a result table, speed;
+then a short arena (``DEMO_ARENA``): the heuristic against random, and IS-MCTS against the heuristic."""
 
 import time
 
@@ -8,7 +8,7 @@ from tqdm import tqdm
 
 import envs
 from agents import RandomAgent
-from benchmarks.match import play_game
+from agents.match import play_game
 
 
 def run_demo(games: int = 300, seed: int = 0, game: str = "capivari_v0") -> dict:
@@ -68,34 +68,5 @@ def format_report(r: dict) -> str:
     return "\n".join(lines)
 
 
-def add_arguments(parser) -> None:  # noqa: ANN001
-    """Arguments of `tabuleiro demo`."""
-    from tabuleiro.cli import MAX_GAMES, int_option, seed_option
-
-    parser.add_argument(
-        "--games", type=int_option(1, MAX_GAMES), default=300, help=f"games to play, 1..{MAX_GAMES:,} (default 300)"
-    )
-    parser.add_argument("--seed", type=seed_option, default=0, help="first game's seed, 0..2**32-1 (default 0)")
-    parser.add_argument(
-        "--arena-games",
-        type=int_option(0, MAX_GAMES),
-        default=20,
-        help="games per arena pairing after the table (default 20; 0: none)",
-    )
-
-
-def run(args) -> int:  # noqa: ANN001
-    """`tabuleiro demo`."""
-    print(format_report(run_demo(games=args.games, seed=args.seed)))
-    if args.arena_games > 0:
-        from benchmarks.arena import format_report as arena_report
-        from benchmarks.arena import run_arena
-
-        for lineup in DEMO_ARENA:
-            print(f"\narena: {' vs '.join(lineup)} (tabuleiro arena capivari --agents {','.join(lineup)})")
-            report = run_arena("capivari_v0", list(lineup), games=args.arena_games, seed=args.seed, workers=1)
-            print(arena_report(report))
-    return 0
-
-
+# the demo's short arena after its table: each lineup plays `tabuleiro arena capivari --agents a,b`
 DEMO_ARENA = (("heuristic", "random"), ("ismcts:iterations=500", "heuristic"))

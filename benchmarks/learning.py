@@ -1,32 +1,31 @@
 """The learning-target measurement: train (20 minutes by default), evaluate, plot; never part of CI.
 
-``python -m benchmarks.learning capivari`` trains with ``tabuleiro train``'s loop, evaluates the
-policy (argmax) against random and the heuristic with 95% Wilson intervals, measures the raw env
-speed on this machine for comparison, and writes ``learning.json`` and ``learning.png`` (training-time
-win rate per opponent kind against training minutes, the final evaluation with its intervals, the
-targets). ``--from-run DIR`` reports on a finished ``tabuleiro train`` run instead of training.
+``tabuleiro learning capivari`` (``tabuleiro.commands.learning``) trains with ``tabuleiro train``'s
+loop, evaluates the policy (argmax) against random and the heuristic with 95% Wilson intervals, measures
+the raw env speed on this machine for comparison (``raw_env_rates``), and writes ``learning.json`` and
+``learning.png`` (``plot``: training-time win rate per opponent kind against training minutes, the final
+evaluation with its intervals, the targets). ``--from-run DIR`` reports on a finished ``tabuleiro train``
+run instead of training.
 """
 
-import argparse
 import json
 import os
 import statistics
 from pathlib import Path
 from typing import Any
 
+import envs
+from benchmarks.throughput import aec_loop_rate, raw_rates
+
+
 # issue 8's targets: win rate of the trained policy against each opponent, within 20 minutes on 2 cores
-TARGETS: dict[str, dict[str, Any]] = {
-    "capivari_v0": {"players": 2, "vs": {"random": 0.90, "heuristic": 0.55}},
-    "horizonte_v0": {"players": 4, "vs": {"random": 0.50}},  # finishes first against 3 random agents
-    "dorfromantik_duel_v0": {"players": 2, "vs": {"random": 0.80}},
-}
+def targets(game: str) -> dict[str, Any]:
+    """The game's learning targets from its spec: ``{"players": k, "vs": {opponent: win rate}}``."""
+    return envs.spec(game).targets.get("learning", {})
 
 
 def raw_env_rates(game: str, game_config: dict, seconds: float = 2.0) -> dict[str, float]:
     """This machine's env speed without RLlib: the AEC loop with random legal moves, and the compiled kernel."""
-    import envs
-    from benchmarks.throughput import aec_loop_rate, raw_rates
-
     out = {"aec_random_steps_per_s": aec_loop_rate(lambda: envs.make(game, **game_config), seconds, 3)}
     try:  # the batch kernels run the game's default config
         key = "kernel_1thread_steps_per_s" + ("_default_config" if game_config else "")
@@ -66,7 +65,7 @@ def summarize(run: Path) -> dict[str, Any]:
 def check_targets(game: str, evaluation: list[dict[str, Any]]) -> dict[str, Any]:
     """Each target against the measured win rate (point estimate, and the 95% interval's lower end)."""
     checks = {}
-    for opponent, target in TARGETS.get(game, {}).get("vs", {}).items():
+    for opponent, target in targets(game).get("vs", {}).items():
         row = next((r for r in evaluation if r["opponent"] == opponent), None)
         if row is None:
             checks[opponent] = {"target": target, "measured": None}
@@ -83,10 +82,10 @@ def check_targets(game: str, evaluation: list[dict[str, Any]]) -> dict[str, Any]
 
 def plot(run: Path, report: dict[str, Any], path: Path) -> None:
     """Training-time win rate per opponent kind (moving average of 5 iterations), final evaluation, targets."""
-    import matplotlib
+    import matplotlib  # optional heavy: loaded only to draw
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional heavy: after the Agg backend is chosen
 
     rows = [json.loads(ln) for ln in (run / "progress.jsonl").read_text().splitlines() if ln.strip()]
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -120,63 +119,3 @@ def plot(run: Path, report: dict[str, Any], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Train (or read ``--from-run``), evaluate, compare with the raw env, write JSON and PNG."""
-    from tabuleiro.cli import MAX_GAMES, MAX_PLAYERS, check_output_dir, float_option, int_option, seed_option
-    from training.cli import MAX_MINUTES
-
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.learning", description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("--minutes", type=float_option(0, MAX_MINUTES), default=20.0)
-    parser.add_argument(
-        "--players", type=int_option(1, MAX_PLAYERS), help="default: the target's table size (4 for horizonte)"
-    )
-    parser.add_argument("--out", help="run folder (default runs/learning-GAME)")
-    parser.add_argument("--from-run", help="report on this finished `tabuleiro train` run instead of training")
-    parser.add_argument("--eval-games", type=int_option(1, MAX_GAMES), default=1000)
-    parser.add_argument("--seed", type=seed_option, default=0)
-    args = parser.parse_args(argv)
-    import envs
-
-    try:
-        game = envs.game_name(args.game)
-        run = Path(args.from_run or args.out or f"runs/learning-{game.rsplit('_v', 1)[0]}")
-        if args.from_run and not (run / "progress.jsonl").is_file():
-            raise ValueError(f"--from-run: {str(run)!r} has no progress.jsonl (not a finished tabuleiro train run)")
-        check_output_dir(run, "--from-run" if args.from_run else "--out")  # learning.json/png go there
-    except ValueError as exc:
-        parser.error(str(exc))
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    from training.cli import final_evaluation, game_config_for
-    from training.config import settings_for
-
-    if not args.from_run:
-        import torch
-
-        from training.loop import train
-
-        torch.set_num_threads(1)
-        players = args.players or TARGETS.get(game, {}).get("players")
-        settings = settings_for(game, game_config=game_config_for(game, players) or None, seed=args.seed)
-        train(settings, run, minutes=args.minutes, checkpoint_every=20, echo=lambda line: print(line, flush=True))
-    report = summarize(run)
-    if "evaluation" not in report:
-        meta = json.loads((run / "checkpoint" / "tabuleiro_train.json").read_text())
-        report["game"], report["game_config"] = meta["game"], meta["game_config"]
-        report["evaluation"] = final_evaluation(
-            run / "checkpoint", game, meta["game_config"], args.eval_games, args.seed
-        )
-    report["targets"] = check_targets(game, report["evaluation"])
-    report["raw_env"] = raw_env_rates(game, report["game_config"])
-    report["cpus"] = os.cpu_count()
-    (run / "learning.json").write_text(json.dumps(report, indent=1))
-    plot(run, report, run / "learning.png")
-    print(json.dumps({k: report[k] for k in ("targets", "train_steps_per_s_median", "raw_env")}, indent=1))
-    print(f"wrote {run / 'learning.json'} and {run / 'learning.png'}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

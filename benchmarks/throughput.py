@@ -1,4 +1,4 @@
-"""`tabuleiro bench`: our games' throughput beside OpenSpiel's and PettingZoo's, in one run.
+"""Our games' throughput beside OpenSpiel's and PettingZoo's, in one run (the command: `tabuleiro bench`).
 
 Every figure is a median over ``repeats`` timed runs of about ``seconds`` each, in this
 process. A "step" is one player decision (chance events are not counted).
@@ -14,7 +14,7 @@ process. A "step" is one player decision (chance events are not counted).
   and ``tictactoe_v3`` through the same AEC loop as ours
 """
 
-import json
+import importlib
 import os
 import statistics
 import subprocess
@@ -24,11 +24,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
 from tqdm import tqdm
 
 import envs
-from envs.engine.batch import BatchEnv
+from agents.ismcts import iterations_per_second
+from envs.batch import BatchEnv
 
 PEER_SPIEL = ("oh_hell", "hearts", "hex")
 PEER_PETTINGZOO = ("connect_four_v3", "tictactoe_v3")
@@ -59,8 +61,6 @@ def timed_rate(run: Callable[[], int], seconds: float, repeats: int) -> float:
 
 def raw_rates(game: str, threads: int, batch: int, seconds: float, repeats: int) -> tuple[float, float]:
     """(steps/s, games/s) of the compiled random rollout with ``batch`` games on ``threads`` threads."""
-    import numba
-
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
@@ -129,7 +129,7 @@ def aec_loop_rate(make_env: Callable[[], Any], seconds: float, repeats: int) -> 
 
 def spiel_rate(name: str, tensors: bool, seconds: float, repeats: int) -> float:
     """Steps/s of random play in pyspiel; with ``tensors``, the state tensor and mask read at each decision."""
-    import pyspiel
+    import pyspiel  # optional: the peers extra
 
     game = pyspiel.load_game(name)
     use_info = game.get_type().provides_information_state_tensor
@@ -161,8 +161,6 @@ def spiel_rate(name: str, tensors: bool, seconds: float, repeats: int) -> float:
 
 def pettingzoo_peer(name: str) -> Callable[[], Any]:
     """Constructor of a PettingZoo classic env (its default wrappers included)."""
-    import importlib
-
     module = importlib.import_module(f"pettingzoo.classic.{name}")
     return module.env
 
@@ -171,7 +169,7 @@ def peers_available() -> tuple[bool, bool, str]:
     """Whether pyspiel and PettingZoo's classic games import, and why not."""
     why = []
     try:
-        import pyspiel  # noqa: F401
+        import pyspiel  # noqa: F401 - optional: the peers extra
 
         spiel = True
     except ImportError as exc:
@@ -223,8 +221,6 @@ def run_bench(
     startup: bool = True,
 ) -> dict:
     """Measure everything; returns the results as a dict (what ``--json`` writes)."""
-    import numba
-
     games = [envs.game_name(g) for g in games] if games else sorted(envs.GAMES)  # unknown names fail here
     repeats = repeats or (1 if quick else 5)
     seconds = seconds or (0.2 if quick else 1.0)
@@ -299,11 +295,7 @@ def _store(target: dict, key: str, measure: Callable[[], Any]) -> Callable[[], N
     return job
 
 
-def _ismcts_rate(game: str, seconds: float) -> float | None:
-    try:
-        from agents.ismcts import iterations_per_second
-    except ImportError:
-        return None
+def _ismcts_rate(game: str, seconds: float) -> float:
     return float(iterations_per_second(game, seconds))
 
 
@@ -359,10 +351,10 @@ def format_table(results: dict) -> str:
 
 def plot(results: dict, path: str) -> None:
     """PNG: steps/s of every loop (log scale) beside the peers, and the raw kernel's scaling curve."""
-    import matplotlib
+    import matplotlib  # optional heavy: loaded only to draw
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional heavy: after the Agg backend is chosen
 
     labels, values, colours = [], [], []
     for g, r in results["games"].items():
@@ -400,50 +392,3 @@ def plot(results: dict, path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
-
-
-def add_arguments(parser) -> None:  # noqa: ANN001
-    """Arguments of `tabuleiro bench`."""
-    from tabuleiro.cli import float_option, int_option
-
-    parser.add_argument("--games", help="comma-separated game names (default: all)")
-    parser.add_argument("--quick", action="store_true", help="a short run (1 repeat, 0.2 s, 2 batch sizes)")
-    parser.add_argument(
-        "--repeats",
-        type=int_option(1, MAX_REPEATS),
-        help=f"timed repeats per figure, 1..{MAX_REPEATS} (default 5; quick 1)",
-    )
-    parser.add_argument(
-        "--seconds",
-        type=float_option(0, MAX_SECONDS),
-        help=f"length of one timed repeat, in (0, {MAX_SECONDS:g}] (default 1.0; quick 0.2)",
-    )
-    parser.add_argument("--no-peers", action="store_true", help="skip OpenSpiel and PettingZoo")
-    parser.add_argument("--no-startup", action="store_true", help="skip the cold/warm start subprocesses")
-    parser.add_argument("--json", metavar="FILE", help="write every figure as JSON")
-    parser.add_argument("--png", metavar="FILE", help="write the bar chart and scaling curve as PNG")
-
-
-def run(args) -> int:  # noqa: ANN001
-    """`tabuleiro bench`. Ctrl-C or SIGTERM stops it between two measurements' compiled calls (exit 130/143)."""
-    import math
-
-    from tabuleiro.cli import check_output_file
-
-    for option, value, hi in (("--repeats", args.repeats, MAX_REPEATS), ("--seconds", args.seconds, MAX_SECONDS)):
-        if value is not None and not (math.isfinite(value) and 0 < value <= hi):  # also for a Namespace built by hand
-            raise ValueError(f"{option} must be a finite number in (0, {hi:g}], got {value!r}")
-    games = [envs.game_name(g.strip()) for g in args.games.split(",")] if args.games else None
-    for option, path in (("--json", args.json), ("--png", args.png)):
-        if path:
-            check_output_file(path, option)  # before measuring: a run's figures are never lost to the path
-    results = run_bench(games, args.quick, args.repeats, args.seconds, not args.no_peers, not args.no_startup)
-    print(format_table(results))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
-        print(f"wrote {args.json}")
-    if args.png:
-        plot(results, args.png)
-        print(f"wrote {args.png}")
-    return 0

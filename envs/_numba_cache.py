@@ -41,7 +41,8 @@ def _project_imports(root: Path, path: Path) -> set[Path]:
         if isinstance(node, ast.Import):
             hits = [_module_path(root, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            hits = [_module_path(root, f"{node.module}.{a.name}") or _module_path(root, node.module) for a in node.names]
+            base = node.module
+            hits = [_module_path(root, f"{base}.{a.name}") or _module_path(root, base) for a in node.names]
         else:
             continue
         found.update(h for h in hits if h is not None)

@@ -1,3 +1,4 @@
-"""The `tabuleiro` console command (tabuleiro.cli); the library lives in envs, agents, training, benchmarks."""
+"""The `tabuleiro` console command (``tabuleiro.cli``; one module per subcommand in ``tabuleiro.commands``,
+shared option helpers in ``tabuleiro.options``); the library lives in envs, agents, training, benchmarks."""
 
 __version__ = "0.1.0"

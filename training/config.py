@@ -47,38 +47,21 @@ class TrainSettings:
     shaping: str | None = None  # a training.shaping potential (policy-invariant reward shaping)
 
 
-# per-game departures from the defaults above (bigger spaces want bigger batches)
-GAME_PRESETS: dict[str, dict[str, Any]] = {
-    # random is beaten within minutes; the heuristic is the opponent worth the samples
-    "capivari_v0": {"lr": 5e-4, "pool": PoolWeights(random=0.25, heuristic=0.6, snapshot=0.15)},
-    "horizonte_v0": {"train_batch_size": 6000, "hiddens": (512, 256), "pool": PoolWeights(0.4, 0.3, 0.3, 0.0)},
-    # the default radius-17 board gives 117,847 inputs and 7,351 actions, beyond what an MLP learns in minutes on
-    # 2 cores; random games never reach a radius-6 board's edge (no forced passes in 200 games), so train there
-    "dorfromantik_duel_v0": {
-        "game_config": {"board_radius": 6},
-        # learning dominates here (16,471 inputs): a narrower first layer and fewer epochs; random-heavy pool
-        # because against the heuristic an untrained policy never wins, and a +-1 reward needs some wins
-        "train_batch_size": 2000,
-        "minibatch_size": 250,
-        "num_epochs": 4,
-        "hiddens": (128, 128),
-        "pool": PoolWeights(random=0.5, heuristic=0.3, snapshot=0.2),
-        # +-1 after 43 decisions is too sparse for 20 minutes (a run without it stayed near 50% against random)
-        "shaping": "duel_margin",
-    },
-}
-
-
-def game_id(name: str) -> str:
-    """The registered name (``capivari`` -> ``capivari_v0``); ValueError for an unknown game."""
-    return envs.game_module(name).__name__.rsplit(".", 1)[1]
+def preset(game: str) -> dict[str, Any]:
+    """The game's departures from the defaults above (``GameSpec.training``), as TrainSettings fields."""
+    out = dict(envs.spec(game).training)
+    if "pool" in out:
+        out["pool"] = PoolWeights(**out["pool"])
+    if "hiddens" in out:
+        out["hiddens"] = tuple(out["hiddens"])
+    return out
 
 
 def settings_for(game: str, **overrides: Any) -> TrainSettings:
     """Defaults, then the game's preset, then ``overrides`` (values of None are ignored)."""
-    gid = game_id(game)
+    gid = envs.game_name(game)
     base = TrainSettings(game=gid)
-    merged = {**GAME_PRESETS.get(gid, {}), **{k: v for k, v in overrides.items() if v is not None}}
+    merged = {**preset(gid), **{k: v for k, v in overrides.items() if v is not None}}
     return replace(base, **merged)
 
 

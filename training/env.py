@@ -195,6 +195,6 @@ def env_creator(config: dict[str, Any]) -> SelfPlayEnv:
 
 def register() -> None:
     """Register the env under ``ENV_NAME`` with Ray Tune's registry (in every process that builds an algorithm)."""
-    from ray.tune.registry import register_env
+    from ray.tune.registry import register_env  # optional heavy: ray, only when registering
 
     register_env(ENV_NAME, env_creator)

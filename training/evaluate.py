@@ -1,6 +1,6 @@
 """Final evaluation of a trained policy: seeded games against one opponent spec, win rate with a 95% interval.
 
-Uses the shared game loop (``benchmarks.match.play_game``); the trained agent rotates through every
+Uses the shared game loop (``agents.match.play_game``); the trained agent rotates through every
 seat, the opponent spec (``random``, ``heuristic``, ...) fills the others. A win is finishing
 strictly first (highest return, no tie), as in the training metrics.
 """
@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 import envs
+from agents.match import play_game
 from agents.registry import make_agent
-from benchmarks.arena_stats import wilson_interval
-from benchmarks.match import play_game
+from agents.results import wilson_interval
 
 
 def evaluate(

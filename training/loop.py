@@ -31,7 +31,7 @@ PROGRESS = "progress.jsonl"
 
 def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
     """Connect to a cluster (``address="auto"`` after ``ray start --head``) or start Ray on this machine."""
-    import ray
+    import ray  # optional heavy: started only when training
 
     if ray.is_initialized():
         return

@@ -13,8 +13,8 @@ import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 
-OBS_KEY = "observations"
-MASK_KEY = "action_mask"
+from agents.rllib_policy import MASK_KEY, OBS_KEY  # noqa: F401  (re-exported: the keys a trained module reads)
+
 # exp(MASKED_LOGIT - any logit) underflows to exactly 0, yet stays finite (no inf - inf = nan in the loss)
 MASKED_LOGIT = torch.finfo(torch.float32).min
 

@@ -11,7 +11,9 @@ from typing import Any
 
 import numpy as np
 
+import envs
 from agents.random_agent import RandomAgent
+from agents.registry import make_agent
 
 KINDS = ("random", "heuristic", "snapshot", "self")
 
@@ -48,10 +50,8 @@ class PoolWeights:
 
 
 def make_heuristic(game: str, seed: int | None = None) -> Any | None:
-    """The game's heuristic agent from the agent registry, or None where there is none (yet)."""
-    try:
-        from agents.registry import make_agent
-    except ImportError:
+    """The game's heuristic agent from the agent registry, or None where the game declares none."""
+    if envs.spec(game).heuristic is None:
         return None
     try:
         return make_agent("heuristic", game, seed)

@@ -25,11 +25,11 @@ def sweep(
     **settings: Any,
 ) -> Any:
     """Run the grid; returns Tune's ``ResultGrid`` (``.get_best_result()`` has the best config and path)."""
-    from ray import tune
-    from ray.rllib.algorithms.ppo import PPO
+    from ray import tune  # optional heavy: ray (the rl extra)
+    from ray.rllib.algorithms.ppo import PPO  # optional heavy: ray
 
-    from training.config import build_config, settings_for
-    from training.loop import init_ray
+    from training.config import build_config, settings_for  # imports ray
+    from training.loop import init_ray  # imports ray
 
     init_ray(address)
     config = build_config(settings_for(game, seed=seed, **settings))

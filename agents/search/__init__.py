@@ -1,18 +1,18 @@
-"""Compiled IS-MCTS search, one module per game (``agents/search/<game>.py``) over one shared loop."""
+"""Compiled IS-MCTS: the shared loop (``kernel.py``) compiled against each game's search hooks.
 
-import importlib
+A game's hooks live in its own package (``GameSpec.search``, e.g. ``envs/capivari/search.py``);
+the loop is compiled into that module's namespace on first use, so numba caches it beside it.
+"""
+
 from types import ModuleType
 
-# game name -> module defining ``ismcts_iterate`` for that game
-SEARCH_MODULES: dict[str, str] = {
-    "capivari_v0": "agents.search.capivari",
-    "horizonte_v0": "agents.search.horizonte",
-    "dorfromantik_duel_v0": "agents.search.dorfromantik_duel",
-}
+import envs
+from agents.search.kernel import compile_search
 
 
 def search_module(game: str) -> ModuleType:
-    """The compiled search module of a game; ValueError naming the games that have one."""
-    if game not in SEARCH_MODULES:
-        raise ValueError(f"no IS-MCTS search for game {game!r}; games with one: {sorted(SEARCH_MODULES)}")
-    return importlib.import_module(SEARCH_MODULES[game])
+    """The game's search module with ``ismcts_iterate`` compiled in; ValueError if it has no search."""
+    module = envs.spec(game).search_module()
+    if "ismcts_iterate" not in vars(module):
+        compile_search(vars(module))
+    return module

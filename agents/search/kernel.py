@@ -46,6 +46,11 @@ The tree lives in preallocated arrays: ``tree_i[n] = (action, mover, first_child
 next_sibling)`` and ``tree_f[n] = (visits, availability, value)``; node 0 is the root.
 """
 
+import numpy as np
+from numba import njit
+
+from envs.engine.rng import splitmix64
+
 SEARCH_SOURCE = """
 @njit(cache=True)
 def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
@@ -175,11 +180,6 @@ def compile_search(namespace: dict) -> None:
     missing = [k for k in needed if k not in namespace]
     if missing:
         raise RuntimeError(f"{namespace.get('__name__')} must define {missing} before compile_search")
-    import numpy as np
-    from numba import njit
-
-    from envs.engine.rng import splitmix64
-
     namespace.setdefault("ROLLOUT_STEPS", -1)
     namespace.setdefault("OPPONENTS_IN_TREE", True)
     namespace.setdefault("MAX_TREE_DEPTH", 1 << 30)

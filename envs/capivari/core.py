@@ -11,6 +11,7 @@ from envs.capivari.rules import (
     AVAILABLE_TARGET,
     EFF_DOUBLE,
     EFF_ZERO,
+    EFFECTS,
     K_FLIP,
     K_SWAP,
     LOC_AVAILABLE,
@@ -35,8 +36,10 @@ from envs.capivari.rules import (
     SEL_HIGHEST,
     SEL_ODD,
     SEL_TCHES,
+    SELECTORS,
 )
 from envs.engine.bits import lowest_bit_index, nth_set_bit, popcount
+from envs.engine.layout import ObsLayout
 from envs.engine.record import header_fields
 from envs.engine.rng import rng_seed, rng_shuffle
 
@@ -70,10 +73,47 @@ STATE_DTYPE = np.dtype(
 
 NO_ONE = -1
 DRAW = 2
-OBS_SIZE = 181
 HERD_BITS = np.uint64((1 << NUM_HERD_CARDS) - 1)
 ONCA_BITS = np.uint64(((1 << NUM_CARDS) - 1) ^ ((1 << NUM_HERD_CARDS) - 1))
 ONE = np.uint64(1)
+
+# The observation of one seat ("me"), ego-centric; the table under "Observation" in seeds/capivari.md
+# lists the pieces. A modifier (a card's river side) is a selector one-hot then an effect one-hot.
+NUM_SELECTORS = len(SELECTORS)
+MODIFIER = NUM_SELECTORS + len(EFFECTS)
+LAYOUT = ObsLayout(
+    ("river_capybaras", (NUM_SEGMENTS, NUM_HERDS, NUM_NUMBERS, 2)),  # segment x herd: number one-hot x (mine, theirs)
+    ("segment_modifiers", (NUM_SEGMENTS, MODIFIER)),
+    ("oncas_tucked", (NUM_SEGMENTS,)),
+    ("available_herd_cards", (NUM_HERD_CARDS,)),  # by card id
+    ("available_oncas", (1,)),  # / 3
+    ("deck_top_modifier", (MODIFIER,)),  # the river side of the deck's top card
+    ("deck_not_empty", (1,)),
+    ("deck_left", (1,)),  # cards / 11
+    ("out_of_play", (NUM_CARDS,)),  # by card id: discarded, or a Capionça tucked
+    ("round_wins", (2,)),  # (mine, theirs) / wins_needed, capped
+    ("play_on", (1,)),  # both have the wins needed: the next untied round decides
+    ("my_turn", (1,)),
+    ("round_score", (2,)),  # (mine, theirs) / 40, clipped to [-1, 1]
+    ("i_started", (1,)),  # I started this round
+    ("turns_taken", (1,)),  # this round / 14
+)
+O_RIVER = LAYOUT.offset("river_capybaras")
+O_MODIFIERS = LAYOUT.offset("segment_modifiers")
+O_TUCKED = LAYOUT.offset("oncas_tucked")
+O_AVAILABLE = LAYOUT.offset("available_herd_cards")
+O_AVAILABLE_ONCAS = LAYOUT.offset("available_oncas")
+O_DECK_TOP = LAYOUT.offset("deck_top_modifier")
+O_DECK_NOT_EMPTY = LAYOUT.offset("deck_not_empty")
+O_DECK_LEFT = LAYOUT.offset("deck_left")
+O_OUT = LAYOUT.offset("out_of_play")
+O_WINS = LAYOUT.offset("round_wins")
+O_PLAY_ON = LAYOUT.offset("play_on")
+O_MY_TURN = LAYOUT.offset("my_turn")
+O_SCORE = LAYOUT.offset("round_score")
+O_STARTED = LAYOUT.offset("i_started")
+O_TURNS = LAYOUT.offset("turns_taken")
+OBS_SIZE = LAYOUT.size
 
 
 # -- setting up ------------------------------------------------------------------
@@ -363,56 +403,43 @@ def step(s, a: int) -> int:
 
 @njit(cache=True)
 def observe_into(s, seat: int, obs, mask) -> None:
-    """What `seat` sees, ego-centric (seat = "me"), laid out as in seeds/capivari.md."""
+    """What `seat` sees, ego-centric (seat = "me"): the pieces of LAYOUT (table in seeds/capivari.md)."""
     obs[:] = 0.0
-    i = 0
-    for seg in range(NUM_SEGMENTS):  # 90: river capybaras, one-hot number x (mine, theirs)
+    for seg in range(NUM_SEGMENTS):
         for h in range(NUM_HERDS):
             n = s.seg_num[seg, h]
             if n > 0:
                 mine = 0 if s.seg_side[seg, h] == seat else 1
-                obs[i + (n - 1) * 2 + mine] = 1.0
-            i += 10
-    for seg in range(NUM_SEGMENTS):  # 33: segment modifiers, selector one-hot + effect one-hot
-        obs[i + RIVER_SIDE[s.river_card[seg], 0]] = 1.0
-        obs[i + 8 + RIVER_SIDE[s.river_card[seg], 1]] = 1.0
-        i += 11
-    for seg in range(NUM_SEGMENTS):  # 3: Capionça tucked under the segment
-        obs[i + seg] = s.onca_in[seg]
-    i += 3
+                obs[O_RIVER + ((seg * NUM_HERDS + h) * NUM_NUMBERS + n - 1) * 2 + mine] = 1.0
+        card = s.river_card[seg]
+        obs[O_MODIFIERS + seg * MODIFIER + RIVER_SIDE[card, 0]] = 1.0
+        obs[O_MODIFIERS + seg * MODIFIER + NUM_SELECTORS + RIVER_SIDE[card, 1]] = 1.0
+        obs[O_TUCKED + seg] = s.onca_in[seg]
     onca = 0
-    for c in range(NUM_CARDS):  # 15 + 1: available herd cards, available Capionças / 3
+    for c in range(NUM_CARDS):
         if s.loc[c] == LOC_AVAILABLE:
             if c < NUM_HERD_CARDS:
-                obs[i + c] = 1.0
+                obs[O_AVAILABLE + c] = 1.0
             else:
                 onca += 1
-    obs[i + NUM_HERD_CARDS] = onca / 3.0
-    i += NUM_HERD_CARDS + 1
-    if s.deck_pos < s.deck_len:  # 12: the deck's top card, river side only, + present flag
+        elif s.loc[c] == LOC_DISCARD or s.loc[c] == LOC_TUCKED:
+            obs[O_OUT + c] = 1.0
+    obs[O_AVAILABLE_ONCAS] = onca / 3.0
+    if s.deck_pos < s.deck_len:  # the deck's top card: its river side only
         top = s.deck[s.deck_pos]
-        obs[i + RIVER_SIDE[top, 0]] = 1.0
-        obs[i + 8 + RIVER_SIDE[top, 1]] = 1.0
-        obs[i + 11] = 1.0
-    i += 12
-    obs[i] = (s.deck_len - s.deck_pos) / 11.0  # 1: cards left in the deck
-    i += 1
-    for c in range(NUM_CARDS):  # 18: cards out of play this round (discarded, tucked Capionças)
-        if s.loc[c] == LOC_DISCARD or s.loc[c] == LOC_TUCKED:
-            obs[i + c] = 1.0
-    i += NUM_CARDS
+        obs[O_DECK_TOP + RIVER_SIDE[top, 0]] = 1.0
+        obs[O_DECK_TOP + NUM_SELECTORS + RIVER_SIDE[top, 1]] = 1.0
+        obs[O_DECK_NOT_EMPTY] = 1.0
+    obs[O_DECK_LEFT] = (s.deck_len - s.deck_pos) / 11.0
     need = max(s.wins_needed, 1)
-    obs[i] = min(s.round_wins[seat], need) / need  # 4: round wins (mine, theirs), tie-break flag, my turn
-    obs[i + 1] = min(s.round_wins[1 - seat], need) / need
-    obs[i + 2] = 1.0 if s.round_wins[0] >= need and s.round_wins[1] >= need else 0.0
-    obs[i + 3] = 1.0 if s.current == seat else 0.0
-    i += 4
-    obs[i] = max(-1.0, min(1.0, river_score(s, seat) / 40.0))  # 2: the round's score so far / 40
-    obs[i + 1] = max(-1.0, min(1.0, river_score(s, 1 - seat) / 40.0))
-    i += 2
-    obs[i] = 1.0 if s.round_starter == seat else 0.0  # 1: I started this round
-    i += 1
-    obs[i] = s.turn / 14.0  # 1: turns taken this round
+    obs[O_WINS] = min(s.round_wins[seat], need) / need
+    obs[O_WINS + 1] = min(s.round_wins[1 - seat], need) / need
+    obs[O_PLAY_ON] = 1.0 if s.round_wins[0] >= need and s.round_wins[1] >= need else 0.0
+    obs[O_MY_TURN] = 1.0 if s.current == seat else 0.0
+    obs[O_SCORE] = max(-1.0, min(1.0, river_score(s, seat) / 40.0))
+    obs[O_SCORE + 1] = max(-1.0, min(1.0, river_score(s, 1 - seat) / 40.0))
+    obs[O_STARTED] = 1.0 if s.round_starter == seat else 0.0
+    obs[O_TURNS] = s.turn / 14.0
     mask[:] = 0
     if s.current == seat:
         legal_into(s, mask)

@@ -29,6 +29,7 @@ from envs.capivari.rules import (
 )
 from envs.capivari.state_check import check_state
 from envs.engine.game import Game
+from envs.engine.layout import ObsLayout
 
 DECK_AFTER_DEAL = NUM_CARDS - NUM_SEGMENTS - AVAILABLE_TARGET  # 11: the most a deck ever holds
 _OPTION_KEYS = ("river", "available", "deck", "capybaras", "oncas_in", "current", "round_wins")
@@ -59,6 +60,10 @@ class Capivari(Game):
     def obs_size(self) -> int:
         return core.OBS_SIZE
 
+    def observation_layout(self) -> ObsLayout:
+        """The observation's pieces (``core.LAYOUT``)."""
+        return core.LAYOUT
+
     def obs_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)
 
@@ -85,6 +90,15 @@ class Capivari(Game):
             {"seat": p, "round_scores": scores, "round_wins": wins, "rounds_played": played, "winner": winner}
             for p in range(NUM_PLAYERS)
         ]
+
+    higher_score_wins = True
+
+    def final_scores(self, rec: np.void) -> list[float]:
+        """Rounds won."""
+        return [float(w) for w in rec["round_wins"][:NUM_PLAYERS]]
+
+    def move_is_public(self, seat: int, action: int) -> bool:
+        return True  # every card is taken face up
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)

@@ -116,6 +116,7 @@ class DorfromantikDuel(Game):
     def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
         """Set up a position: see "Scenarios" in seeds/dorfromantik_duel.md for the keys."""
         apply_scenario(states[0], options)
+        self.validate_state(states[0])  # the same checks as a deserialized state: nothing unchecked runs
 
     def infos(self, rec: np.void) -> list[dict[str, Any]]:
         tile = int(rec["tile"])
@@ -141,6 +142,15 @@ class DorfromantikDuel(Game):
                 info["winner"] = int(rec["winner"])
             out.append(info)
         return out
+
+    higher_score_wins = True
+
+    def final_scores(self, rec: np.void) -> list[float]:
+        """The score pad's total."""
+        return [float(t) for t in rec["total"][: rules.NUM_PLAYERS]]
+
+    def move_is_public(self, seat: int, action: int) -> bool:
+        return seat == 1  # seat 1's choice ends the simultaneous decision: both choices show
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)

@@ -24,6 +24,7 @@ from envs.dorfromantik_duel.scenario_modules import (
     parse_points_of_interest,
     special_tiles_on_boards,
 )
+from envs.dorfromantik_duel.state_check import MAX_SCENARIO_TURN
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
     NUM_TILES,
@@ -212,7 +213,7 @@ def apply_scenario(rec: np.void, options: dict[str, Any]) -> None:
                 f"{TASK_TYPES[t]} marker(s) are left; give option 'markers'"
             )
     default_turn = max(len(boards[0]), len(boards[1]))
-    turn = _int(options.get("turn", default_turn), "option 'turn'", 0, 1000)
+    turn = _int(options.get("turn", default_turn), "option 'turn'", 0, MAX_SCENARIO_TURN)
 
     core.clear_boards(rec)
     rec["land"][:] = 0
@@ -251,6 +252,13 @@ def apply_scenario(rec: np.void, options: dict[str, Any]) -> None:
         raise ValueError(
             f"boards[{p}]: the open marker on {TILE_NAMES[int(rec['cell_tile'][p, cell])]} at q={q} r={r} is "
             "already completed or cancelled by this board; leave it out or list it under 'completed'"
+        )
+    if rec["done"]:
+        raise ValueError(
+            "scenario key 'landscape': no landscape tile is left to reveal, and 'tasks' has no tile left or none "
+            f"is due (turn {turn}, open markers {rec['open_markers'].tolist()}; a task tile comes while the turn "
+            "is below 3 or a seat has fewer than 3 open markers), so the game would be over before its first "
+            "turn; give 'landscape' tiles"
         )
 
 

@@ -135,7 +135,10 @@ def parse_points_of_interest(rec: np.void, poi: Any) -> None:
 
 
 def finish_points_of_interest(rec: np.void) -> None:
-    """What follows from the whole position: milestones passed, special tiles left to each seat."""
+    """What follows from the whole position: milestones passed, special tiles left to each seat
+    (nothing without Module 2: its fields stay as ``core.clear_modules`` left them)."""
+    if not rec["module_poi"]:
+        return
     for p in range(NUM_PLAYERS):
         done = int(rec["tasks_done"][p].sum())
         rec["milestones"][p] = sum(done >= m for m in POI_MILESTONES)

@@ -19,6 +19,7 @@ import os
 import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -256,8 +257,6 @@ class TabuleiroAECEnv(AECEnv):
     def render(self) -> str | np.ndarray | None:
         """The table from ``render_seat``'s view: text (ansi), printed (human) or a picture (rgb_array)."""
         if self.render_mode is None:
-            import gymnasium
-
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
         self._require_reset()

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envs.engine.config import build_config
+from envs.engine.layout import ObsLayout
 from envs.engine.record import header_fields  # noqa: F401  (the record header is part of the contract)
 
 
@@ -77,6 +78,10 @@ class Game(ABC):
     def obs_size(self) -> int:
         """Length of the flat float32 observation vector."""
 
+    def observation_layout(self) -> ObsLayout | None:
+        """The observation's named pieces (``envs.engine.layout``), as the rules document's table lists them."""
+        return None
+
     def obs_bounds(self) -> tuple[float, float]:
         """Lowest and highest value any observation entry can take."""
         return (0.0, 1.0)
@@ -103,6 +108,17 @@ class Game(ABC):
             raise ValueError("state field 'rng' is 0, a state the generator never reaches")
         if int(rec["info_version"]) < 0:
             raise ValueError("state field 'info_version' must not be negative")
+
+    # results and what others see ------------------------------------------------
+    higher_score_wins: ClassVar[bool]  # how final_scores rank: False for penalty points (Horizonte)
+
+    @abstractmethod
+    def final_scores(self, rec: np.void) -> list[float]:
+        """Each seat's score as the game's own pad shows it (rounds won, points): for result tables."""
+
+    @abstractmethod
+    def move_is_public(self, seat: int, action: int) -> bool:
+        """Whether the other seats learn this move of ``seat`` as soon as it is made (not a secret choice)."""
 
     # names ---------------------------------------------------------------------
     @abstractmethod

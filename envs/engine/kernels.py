@@ -38,6 +38,12 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+from numba import njit, prange
+
+from envs.engine.bits import kth_legal
+from envs.engine.rng import rng_next, splitmix64
+
 BUF_SOURCE = """
 @njit(cache=True)
 def buf_step(buf, action):
@@ -159,12 +165,6 @@ def compile_kernels(namespace: dict) -> None:
     missing = [k for k in needed if k not in namespace]
     if missing:
         raise RuntimeError(f"{namespace.get('__name__')} must import {missing} from its core before compile_kernels")
-    import numpy as np
-    from numba import njit, prange
-
-    from envs.engine.bits import kth_legal
-    from envs.engine.rng import rng_next, splitmix64
-
     namespace.update(np=np, njit=njit, prange=prange, rng_next=rng_next, splitmix64=splitmix64, kth_legal=kth_legal)
     if "pick_random_action" not in namespace:
         exec(compile(DEFAULT_RANDOM_ACTION, namespace["__file__"], "exec"), namespace)

@@ -17,6 +17,7 @@ offender, 0 for the others, and ``infos[offender]["illegal_move"] = True``.
 import json
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
@@ -147,8 +148,6 @@ class TabuleiroParallelEnv(ParallelEnv):
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            import gymnasium
-
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
         if not self._started:

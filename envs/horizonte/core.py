@@ -11,6 +11,7 @@ from numba import njit
 
 from envs.engine.record import header_fields
 from envs.engine.rng import rng_below, rng_seed, rng_shuffle
+from envs.horizonte.observation import END, OFFSET_BASE, OFFSET_PER_PREDICTION, OFFSET_PER_ROUND, PIECES
 from envs.horizonte.rules import (
     CARD_STAR,
     CARD_SUIT,
@@ -462,13 +463,38 @@ def step(s, a: int) -> int:
 
 
 # -- observations ------------------------------------------------------------------------------
+# The layout is declared once, per config, in envs/horizonte/observation.py (``layout``); the
+# compiled code reads each piece's offset from the tables derived there (see its docstring).
+
+K_PHASE = PIECES.index("phase")
+K_MERGED = PIECES.index("merged")
+K_ROUND = PIECES.index("round")
+K_TO_ACT = PIECES.index("to_act")
+K_MY_HAND = PIECES.index("my_hand")
+K_PLAYED = PIECES.index("played")
+K_TRICK = (PIECES.index("dragon_trick"), PIECES.index("dog_trick"))  # by TRICK_DRAGON, TRICK_DOG
+K_LED = (PIECES.index("dragon_led"), PIECES.index("dog_led"))
+K_DRAGON_HOLDER = PIECES.index("dragon_holder")
+K_DOG_HOLDER = PIECES.index("dog_holder")
+K_HAND_SIZES = PIECES.index("hand_sizes")
+K_VOIDS = PIECES.index("voids")
+K_PREDICTIONS = PIECES.index("predictions")
+K_DRAGON_TRICKS = PIECES.index("dragon_tricks")
+K_DOG_TRICKS = PIECES.index("dog_tricks")
+K_SCORES = PIECES.index("scores")
 
 
 @njit(cache=True)
-def obs_size(n: int, max_prediction: int, rounds: int) -> int:
-    """Length of the observation vector (layout in seeds/horizonte.md)."""
-    tricks = 2 * (n * (NUM_CARDS + n) + NUM_SUITS)
-    return 5 + rounds + n + NUM_CARDS + n * NUM_CARDS + tricks + 6 * n + n * NUM_SUITS + n * (max_prediction + 1)
+def obs_offset(s, k: int) -> int:
+    """Where piece `k` (its index in observation.PIECES) starts for this record's config; `END`: the size."""
+    n = s.num_players
+    return OFFSET_BASE[n, k] + OFFSET_PER_ROUND[n, k] * s.num_rounds + OFFSET_PER_PREDICTION[n, k] * s.max_prediction
+
+
+@njit(cache=True)
+def obs_size(s) -> int:
+    """Length of the observation vector for this record's config (``observation.layout(...).size``)."""
+    return obs_offset(s, END)
 
 
 @njit(cache=True)
@@ -480,67 +506,63 @@ def score_scale(s) -> float:
 
 @njit(cache=True)
 def observe_into(s, seat: int, obs, mask) -> None:
-    """What `seat` sees, ego-centric (relative seat 0 is `seat`, 1 the next clockwise, ...)."""
+    """What `seat` sees, ego-centric (relative seat 0 is `seat`, 1 the next clockwise, ...): the
+    pieces of ``observation.layout`` (table in seeds/horizonte.md)."""
     n = s.num_players
     h = float(s.hand_size)
     obs[:] = 0.0
-    i = 0
-    # phase (4): predicting, playing the Dragon (or merged) trick, playing the Dog trick, game over; merged (1)
+    i = obs_offset(s, K_PHASE)
     if s.phase == PHASE_PREDICT:
-        obs[0] = 1.0
+        obs[i] = 1.0
     elif s.phase == PHASE_PLAY:
-        obs[1 + s.active] = 1.0
+        obs[i + 1 + s.active] = 1.0
     else:
-        obs[3] = 1.0
-    obs[4] = 1.0 if s.dragon == s.dog else 0.0
-    i = 5
-    if s.rounds_done < s.num_rounds:  # round (rounds), one-hot
-        obs[i + s.rounds_done] = 1.0
-    i += s.num_rounds
-    if s.current >= 0:  # seat to act (n)
-        obs[i + (s.current - seat) % n] = 1.0
-    i += n
-    for c in range(NUM_CARDS):  # my hand (50)
+        obs[i + 3] = 1.0
+    obs[obs_offset(s, K_MERGED)] = 1.0 if s.dragon == s.dog else 0.0
+    if s.rounds_done < s.num_rounds:
+        obs[obs_offset(s, K_ROUND) + s.rounds_done] = 1.0
+    if s.current >= 0:
+        obs[obs_offset(s, K_TO_ACT) + (s.current - seat) % n] = 1.0
+    i = obs_offset(s, K_MY_HAND)
+    for c in range(NUM_CARDS):
         obs[i + c] = s.hand[seat, c]
-    i += NUM_CARDS
-    for r in range(n):  # cards played this round, by relative seat (n x 50)
+    i = obs_offset(s, K_PLAYED)
+    for r in range(n):
         p = (seat + r) % n
         for c in range(NUM_CARDS):
-            obs[i + c] = s.played[p, c]
-        i += NUM_CARDS
-    for t in range(2):  # Dragon then Dog trick: n slots of (card one-hot 50, seat one-hot n), led suit (4)
+            obs[i + r * NUM_CARDS + c] = s.played[p, c]
+    for t in range(2):
+        i = obs_offset(s, K_TRICK[t])
         for k in range(s.trick_count[t]):
             obs[i + k * (NUM_CARDS + n) + s.trick_card[t, k]] = 1.0
             obs[i + k * (NUM_CARDS + n) + NUM_CARDS + (s.trick_seat[t, k] - seat) % n] = 1.0
-        i += n * (NUM_CARDS + n)
         suit = led_suit(s, t)
         if suit >= 0:
-            obs[i + suit] = 1.0
-        i += NUM_SUITS
-    obs[i + (s.dragon - seat) % n] = 1.0  # Dragon initiative holder (n), Dog initiative holder (n)
-    i += n
-    obs[i + (s.dog - seat) % n] = 1.0
-    i += n
-    for r in range(n):  # hand sizes / hand_size (n)
+            obs[obs_offset(s, K_LED[t]) + suit] = 1.0
+    obs[obs_offset(s, K_DRAGON_HOLDER) + (s.dragon - seat) % n] = 1.0
+    obs[obs_offset(s, K_DOG_HOLDER) + (s.dog - seat) % n] = 1.0
+    i = obs_offset(s, K_HAND_SIZES)
+    for r in range(n):
         obs[i + r] = min(1.0, s.hand_count[(seat + r) % n] / h)
-    i += n
-    for r in range(n):  # suits each seat is known to lack, having not followed them this round (n x 4)
+    i = obs_offset(s, K_VOIDS)
+    for r in range(n):
         for u in range(NUM_SUITS):
             obs[i + r * NUM_SUITS + u] = s.void[(seat + r) % n, u]
-    i += n * NUM_SUITS
+    i = obs_offset(s, K_PREDICTIONS)
     revealed = s.phase != PHASE_PREDICT
     k = s.max_prediction + 1
-    for r in range(n):  # predictions (n x (max_prediction + 1)): mine once chosen, the others once revealed
+    for r in range(n):  # mine once chosen, the others once revealed
         pred = s.prediction[(seat + r) % n]
         if pred >= 0 and (revealed or r == 0):
             obs[i + r * k + pred] = 1.0
-    i += n * k
-    for r in range(n):  # Dragon tricks, Dog tricks this round / (2 hand_size) (2n)
+    i = obs_offset(s, K_DRAGON_TRICKS)
+    j = obs_offset(s, K_DOG_TRICKS)
+    for r in range(n):
         obs[i + r] = min(1.0, s.dragon_tricks[(seat + r) % n] / (2.0 * h))
-        obs[i + n + r] = min(1.0, s.dog_tricks[(seat + r) % n] / (2.0 * h))
-    i += 2 * n
+        obs[j + r] = min(1.0, s.dog_tricks[(seat + r) % n] / (2.0 * h))
+    i = obs_offset(s, K_SCORES)
     scale = score_scale(s)
-    for r in range(n):  # total scores / score_scale (n)
+    for r in range(n):
         obs[i + r] = min(1.0, s.score[(seat + r) % n] / scale)
     mask[:] = 0
     if s.current == seat:
@@ -550,83 +572,10 @@ def observe_into(s, seat: int, obs, mask) -> None:
 @njit(cache=True)
 def observe(s, seat: int):
     """Fresh (observation, mask) arrays for `seat`."""
-    obs = np.zeros(obs_size(s.num_players, s.max_prediction, s.num_rounds), np.float32)
+    obs = np.zeros(obs_size(s), np.float32)
     mask = np.zeros(PREDICT_BASE + s.max_prediction + 1, np.int8)
     observe_into(s, seat, obs, mask)
     return obs, mask
-
-
-# -- determinization (search agents) ---------------------------------------------------------
-
-
-@njit(cache=True)
-def _deal_feasible(s, seat: int, left, room) -> bool:
-    """Hall's condition: every set of suits still to place fits in the seats not void in one of them."""
-    n = s.num_players
-    for subset in range(1, 1 << NUM_SUITS):
-        need = 0
-        for u in range(NUM_SUITS):
-            if subset & (1 << u):
-                need += left[u]
-        cap = 0
-        for p in range(n):
-            if p != seat:
-                for u in range(NUM_SUITS):
-                    if subset & (1 << u) and not s.void[p, u]:
-                        cap += room[p]
-                        break
-        if need > cap:
-            return False
-    return True
-
-
-@njit(cache=True)
-def determinize(s, seat: int, seed: np.uint64) -> None:
-    """Resample what `seat` cannot see: the other hands (same sizes, respecting known voids),
-    their secret predictions, and the generator (future deals). Draws from `seed` only."""
-    n = s.num_players
-    rng_seed(s, seed)
-    pool = np.empty(NUM_CARDS, np.int8)
-    left = np.zeros(NUM_SUITS, np.int64)
-    room = np.zeros(n, np.int64)
-    m = 0
-    for p in range(n):
-        if p != seat:
-            room[p] = s.hand_count[p]
-            for c in range(NUM_CARDS):
-                if s.hand[p, c]:
-                    pool[m] = c
-                    m += 1
-                    left[CARD_SUIT[c]] += 1
-                    s.hand[p, c] = 0
-    rng_shuffle(s, pool, m)
-    for i in range(m):
-        c = pool[i]
-        u = CARD_SUIT[c]
-        left[u] -= 1
-        start = rng_below(s, n)
-        chosen = -1
-        for j in range(n):
-            p = (start + j) % n
-            if p != seat and room[p] > 0 and not s.void[p, u]:
-                room[p] -= 1
-                if _deal_feasible(s, seat, left, room):
-                    chosen = p
-                    break
-                room[p] += 1
-        if chosen < 0:  # unreachable from a valid state (the real deal satisfies the constraints)
-            for p in range(n):
-                if p != seat and room[p] > 0:
-                    room[p] -= 1
-                    chosen = p
-                    break
-        s.hand[chosen, c] = 1
-    for p in range(n):
-        if p != seat:
-            for c in range(NUM_CARDS):
-                s.dealt[p, c] = s.hand[p, c] | s.played[p, c]
-            if s.phase == PHASE_PREDICT and s.prediction[p] >= 0:
-                s.prediction[p] = rng_below(s, s.max_prediction + 1)
 
 
 # -- random play -------------------------------------------------------------------------------

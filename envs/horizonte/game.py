@@ -5,11 +5,14 @@ from typing import Any
 import numpy as np
 
 from envs.engine.game import Game
+from envs.engine.layout import ObsLayout
 from envs.horizonte import core
 from envs.horizonte.determinize import determinize
+from envs.horizonte.observation import layout
 from envs.horizonte.render import render_table
 from envs.horizonte.rules import (
     PHASE_PLAY,
+    PREDICT_BASE,
     TRICK_DRAGON,
     HorizonteConfig,
     action_name,
@@ -47,7 +50,7 @@ class Horizonte(Game):
     observe_fn = staticmethod(core.observe)
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
-    determinize_fn = staticmethod(determinize)  # core.determinize, made independent of the hidden deal
+    determinize_fn = staticmethod(determinize)  # determinize.py: independent of the hidden deal
 
     @property
     def num_players(self) -> int:
@@ -59,8 +62,12 @@ class Horizonte(Game):
 
     @property
     def obs_size(self) -> int:
+        return self.observation_layout().size
+
+    def observation_layout(self) -> ObsLayout:
+        """This config's observation pieces (``envs.horizonte.observation.layout``)."""
         c = self.config
-        return int(core.obs_size(c.num_players, c.max_prediction, c.rounds))
+        return layout(c.num_players, c.max_prediction, c.rounds)
 
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.STATE_DTYPE)
@@ -105,6 +112,15 @@ class Horizonte(Game):
                 info["winner"] = scores[p] == min(scores)
             out.append(info)
         return out
+
+    higher_score_wins = False  # penalty points: the lowest total wins
+
+    def final_scores(self, rec: np.void) -> list[float]:
+        """Penalty points."""
+        return [float(x) for x in rec["score"][: self.num_players]]
+
+    def move_is_public(self, seat: int, action: int) -> bool:
+        return int(action) < PREDICT_BASE  # predictions stay secret until all are in
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)

@@ -114,36 +114,3 @@ class HorizonteConfig:
     def points_per_unit(self) -> int:
         """Penalty points per unit of difference between prediction and result."""
         return 3 if self.neblina else 5
-
-
-def observation_layout(n: int, max_prediction: int, rounds: int) -> list[tuple[str, int]]:
-    """(name, length) of each block of the observation vector, in order (seeds/horizonte.md)."""
-    return [
-        ("phase", 4),  # predicting, playing the Dragon (or merged) trick, playing the Dog trick, game over
-        ("merged", 1),
-        ("round", rounds),
-        ("to_act", n),
-        ("my_hand", NUM_CARDS),
-        ("played", n * NUM_CARDS),
-        ("dragon_trick", n * (NUM_CARDS + n)),
-        ("dragon_led", NUM_SUITS),
-        ("dog_trick", n * (NUM_CARDS + n)),
-        ("dog_led", NUM_SUITS),
-        ("dragon_holder", n),
-        ("dog_holder", n),
-        ("hand_sizes", n),
-        ("voids", n * NUM_SUITS),
-        ("predictions", n * (max_prediction + 1)),
-        ("dragon_tricks", n),
-        ("dog_tricks", n),
-        ("scores", n),
-    ]
-
-
-def observation_offsets(n: int, max_prediction: int, rounds: int) -> dict[str, int]:
-    """Start index of each block of the observation vector."""
-    out, i = {}, 0
-    for name, size in observation_layout(n, max_prediction, rounds):
-        out[name] = i
-        i += size
-    return out

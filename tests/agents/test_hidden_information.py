@@ -5,9 +5,9 @@ import pytest
 
 import envs
 from agents.ismcts import ISMCTSAgent
-from agents.search import SEARCH_MODULES, search_module
+from agents.search import search_module
 
-GAMES = sorted(SEARCH_MODULES)
+GAMES = [spec.name for spec in envs.specs() if spec.search is not None]
 
 
 def _positions(game: str, cuts: tuple[int, ...] = (0, 3, 17)):
@@ -18,10 +18,10 @@ def _positions(game: str, cuts: tuple[int, ...] = (0, 3, 17)):
             env.reset(seed=seed)
             rng = np.random.default_rng(seed)
             for _ in range(cut):
-                if not env.agents:
+                if env.core_state.done:
                     break
                 env.step(int(rng.choice(env.legal_actions())))
-            if not env.agents:
+            if env.core_state.done:
                 continue
             root = env.game.new_state()
             root[0] = env.core_state

@@ -4,7 +4,7 @@ import pytest
 
 from agents.ismcts import ISMCTSAgent
 from agents.random_agent import RandomAgent
-from agents.registry import AGENTS, HEURISTICS, make_agent, parse_spec
+from agents.registry import AGENTS, make_agent, parse_spec
 
 
 def test_names_and_options_build_the_right_agents():
@@ -15,7 +15,6 @@ def test_names_and_options_build_the_right_agents():
     b = make_agent("ismcts:seconds=0.25,exploration=1.5", "capivari_v0")
     assert b.seconds == 0.25 and b.iterations is None and b.exploration == 1.5
     assert set(AGENTS) >= {"random", "heuristic", "ismcts", "rllib"}
-    assert set(HEURISTICS) >= {"capivari_v0"}
 
 
 def test_parse_spec_splits_rllib_paths_from_options():

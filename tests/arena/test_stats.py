@@ -4,7 +4,9 @@ import math
 
 import pytest
 
-from benchmarks.arena_stats import final_scores, margins, places, summarize, wilson_interval
+import envs
+from agents.results import margins, places, summarize, wilson_interval
+from envs import capivari_v0
 
 
 def test_wilson_interval_matches_published_values():
@@ -44,11 +46,12 @@ def test_margins_are_against_the_best_other_seat():
     assert margins([10, 30, 20], False) == [10, -20, -10]
 
 
-def test_final_scores_from_infos():
-    infos = [{"seat": 0, "round_wins": [2, 1]}, {"seat": 1, "round_wins": [2, 1]}]
-    assert final_scores("capivari_v0", infos) == [2.0, 1.0]
-    assert final_scores("horizonte_v0", [{"score": 7}, {"score": 3}, {"score": 9}]) == [7.0, 3.0, 9.0]
-    assert final_scores("no_such_game", infos) is None
+def test_final_scores_come_from_the_games_pad():
+    env = capivari_v0.env()
+    env.reset(seed=3)
+    env.core_state.round_wins[:] = [2, 1]
+    assert env.game.final_scores(env.core_state) == [2.0, 1.0]
+    assert envs.spec("horizonte").game.higher_score_wins is False  # penalty points
 
 
 def test_summary_of_a_known_tournament():
@@ -76,7 +79,7 @@ def test_summary_counts_a_participant_against_each_other_one():
         {"lineup": [2, 0, 1], "returns": [0.5, 0.5, -1.0], "scores": None},
         {"lineup": [1, 2, 0], "returns": [-0.5, -0.5, 1.0], "scores": None},
     ]
-    s = summarize("some_game", ["A", "B", "C"], games)
+    s = summarize("horizonte_v0", ["A", "B", "C"], games)
     assert [r["wins"] for r in s["agents"]] == [2, 0, 0]
     assert [r["shared_first"] for r in s["agents"]] == [1, 0, 1]
     m = s["head_to_head"]

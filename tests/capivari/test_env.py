@@ -1,33 +1,10 @@
-"""Capivari through the shared PettingZoo checks."""
+"""Capivari's env specifics (the shared PettingZoo checks run for every game in tests/generic)."""
 
 import numpy as np
 import pytest
 
 import envs
 from envs import capivari_v0
-from tests import common
-
-
-def test_pettingzoo_api_seed_and_render():
-    common.check_pettingzoo_suite(capivari_v0.env)
-    common.check_pettingzoo_suite(capivari_v0.raw_env)
-
-
-def test_copies_continue_identically():
-    common.check_copies_continue_identically(capivari_v0.env)
-
-
-def test_deterministic_despite_global_rng():
-    common.check_deterministic_despite_global_rng(capivari_v0.env)
-
-
-def test_illegal_actions():
-    common.check_illegal_action_behaviour(capivari_v0.env, capivari_v0.raw_env)
-
-
-def test_order_enforced_and_garbage_bytes_rejected():
-    common.check_order_enforced(capivari_v0.env)
-    common.check_garbage_state_bytes(capivari_v0.env)
 
 
 def test_registry_make_and_names_round_trip():

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from agents.registry import check_spec
-from tabuleiro.cli import float_option, int_option, main
+from tabuleiro.cli import main
+from tabuleiro.options import float_option, int_option
 
 ROOT = Path(__file__).resolve().parents[2]
 

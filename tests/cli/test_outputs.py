@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tabuleiro.cli import check_output_dir, check_output_file, main
+from tabuleiro.cli import main
+from tabuleiro.options import check_output_dir, check_output_file
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAY = ROOT / "docs" / "replays" / "capivari.json"
@@ -94,7 +95,7 @@ def test_play_keeps_the_game_when_the_save_fails_at_the_end(tmp_path, capsys, mo
     def full_disk(replay, path):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("benchmarks.replay.save", full_disk)
+    monkeypatch.setattr("tabuleiro.commands.play.save", full_disk)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
     target = tmp_path / "out" / "g.json"
@@ -105,7 +106,7 @@ def test_play_keeps_the_game_when_the_save_fails_at_the_end(tmp_path, capsys, mo
     assert "--save: cannot write" in err and "No space left on device" in err and "Traceback" not in err
     kept = list(tmp_path.glob("tabuleiro-capivari_v0-3-*.json"))
     assert len(kept) == 1 and f"the replay is kept in {kept[0]}" in err
-    from benchmarks.replay import load, verify
+    from envs.replay import load, verify
 
     verify(load(kept[0]))
 

@@ -191,7 +191,7 @@ def test_sigterm_stops_the_bench_between_measurements(tmp_path):
 def test_an_interrupted_training_skips_the_evaluation_and_exits_non_zero(tmp_path, monkeypatch, capsys):
     """The loop saves a checkpoint on Ctrl-C/SIGTERM (tests/training); the command then stops there."""
     pytest.importorskip("ray.rllib", reason="needs the rl extra")
-    import training.cli
+    import tabuleiro.commands.train
     import training.loop
     from tabuleiro.cli import main
 
@@ -202,7 +202,7 @@ def test_an_interrupted_training_skips_the_evaluation_and_exits_non_zero(tmp_pat
         raise AssertionError("evaluated after an interruption")
 
     monkeypatch.setattr(training.loop, "train", interrupted_train)
-    monkeypatch.setattr(training.cli, "final_evaluation", no_evaluation)
+    monkeypatch.setattr(tabuleiro.commands.train, "final_evaluation", no_evaluation)
     out = tmp_path / "run"
     assert main(["train", "capivari", "--iterations", "5", "--out", str(out)]) == 143
     text = capsys.readouterr().out

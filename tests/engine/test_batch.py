@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import envs
+from envs.batch import BatchEnv
 from envs.engine import IllegalActionError
-from envs.engine.batch import BatchEnv
 
-GAMES = sorted(envs.GAMES)
+GAMES = [spec.name for spec in envs.specs()]
 
 
 def aec_view(env):

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from envs import capivari_v0, horizonte_v0
+from envs.batch import BatchEnv
 from envs.engine import IllegalActionError, OrderError
 from envs.engine.aec import _MAGIC, _checksum, header_of
-from envs.engine.batch import BatchEnv
 from tests.common import random_legal
 
 

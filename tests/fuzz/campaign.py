@@ -1,7 +1,7 @@
 """The forged-state campaign as a script: many forgeries per family, in subprocesses that may crash.
 
     python -m tests.fuzz.campaign --states 100000 --boundscheck          # every game, 100k each
-    python -m tests.fuzz.campaign --family horizonte-4 --states 2000     # one family
+    python -m tests.fuzz.campaign --family horizonte --states 2000     # one family
 
 Each game's ``--states`` are spread over its config families. Workers run in chunks in child
 processes, so a crash (a segfault from memory corruption) is counted and the campaign goes on.
@@ -17,6 +17,7 @@ import sys
 import time
 import zlib
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from tqdm import tqdm
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--states", type=int, default=1000, help="forged states per game (spread over its families)")
     ap.add_argument("--chunk", type=int, default=2000, help="forgeries per child process")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="child processes at once")
     ap.add_argument("--boundscheck", action="store_true", help="NUMBA_BOUNDSCHECK=1 with its own numba cache")
     ap.add_argument("--json", type=Path, help="write the counts and defects here")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -73,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(chosen) - set(families))
     if unknown:
         ap.error(f"--family: unknown {unknown}; known: {sorted(families)}")
-    if args.states < 1 or args.chunk < 1:
-        ap.error("--states and --chunk must be positive")
+    if args.states < 1 or args.chunk < 1 or args.jobs < 1:
+        ap.error("--states, --chunk and --jobs must be positive")
     per_game = Counter(families[f][0] for f in chosen)
     env = dict(os.environ)
     if args.boundscheck:
@@ -97,10 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     by_family: dict[str, Counter] = {f: Counter() for f in chosen}
     defects: list[dict] = []
     began = time.time()
-    for family, count, seed in tqdm(jobs, desc="forged-state chunks", unit="chunk"):
-        result = run_chunk(family, count, seed, env, workdir)
-        by_family[family].update(result["counts"])
-        defects.extend(result["defects"])
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(run_chunk, f, count, seed, env, workdir): f for f, count, seed in jobs}
+        for future in tqdm(as_completed(futures), total=len(futures), desc="forged-state chunks", unit="chunk"):
+            result = future.result()
+            by_family[futures[future]].update(result["counts"])
+            defects.extend(result["defects"])
     print(f"forged-state campaign: boundscheck={'on' if args.boundscheck else 'off'}, {time.time() - began:.0f} s")
     print(f"{'family':20s} {'forged':>8s} {'refused':>8s} {'played':>8s} {'defects':>8s}")
     for family, c in by_family.items():

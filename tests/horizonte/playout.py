@@ -13,6 +13,7 @@ from numba import njit
 
 from envs.engine.rng import rng_below, rng_next
 from envs.horizonte import core
+from envs.horizonte.determinize import determinize
 from envs.horizonte.rules import CARD_STAR, CARD_SUIT, CARD_VALUE, NUM_CARDS, PREDICT_BASE
 
 # Error codes returned by run_games (0: all good).
@@ -170,7 +171,7 @@ def _leak_check(states, raw, scratch, scratch_raw, policy, stats, bufs, void) ->
     """Resample what a random seat cannot see; its observation and mask must not change.
 
     Twice: with the referee's own resampling (any cards, ignoring voids), then with the
-    core's determinize, which must also keep hand sizes and the referee's known voids.
+    game's determinize, which must also keep hand sizes and the referee's known voids.
     """
     s = states[0]
     t = scratch[0]
@@ -198,7 +199,7 @@ def _leak_check(states, raw, scratch, scratch_raw, policy, stats, bufs, void) ->
         stats[S_CONTROL_DIFFS] += 1
 
     scratch_raw[:] = raw
-    core.determinize(t, me, rng_next(policy))
+    determinize(t, me, rng_next(policy))
     core.observe_into(s, me, obs_a, mask_a)
     core.observe_into(t, me, obs_b, mask_b)
     if not _same_obs(obs_a, obs_b, mask_a, mask_b):
@@ -234,7 +235,7 @@ def play_and_check(states, raw, scratch, scratch_raw, policy, stats, leak_every:
     """Play one random game from the reset state in states[0]; 0 if every check holds, else an E_* code."""
     s = states[0]
     n = s.num_players
-    size = core.obs_size(n, s.max_prediction, s.num_rounds)
+    size = core.obs_size(s)
     na = PREDICT_BASE + s.max_prediction + 1
     bufs = (np.zeros(size, np.float32), np.zeros(size, np.float32), np.zeros(na, np.int8), np.zeros(na, np.int8))
     mask = np.zeros(na, np.int8)

@@ -8,7 +8,8 @@ import pytest
 import envs
 from envs import horizonte_v0
 from envs.horizonte import kernels
-from envs.horizonte.rules import NUM_CARDS, observation_layout
+from envs.horizonte.observation import layout
+from envs.horizonte.rules import NUM_CARDS
 from tests import common
 
 PLAYERS = (3, 4, 5)
@@ -104,8 +105,7 @@ def test_observation_size_matches_the_documented_layout(n):
     p = env.game.config.max_prediction
     r = env.game.config.rounds
     written = 5 + r + n + 50 + 50 * n + 2 * (n * (50 + n) + 4) + 2 * n + n + 4 * n + n * (p + 1) + 3 * n
-    layout = sum(size for _, size in observation_layout(n, p, r))
-    assert env.game.obs_size == layout == written == env.observe("player_0")["observation"].shape[0]
+    assert env.game.obs_size == layout(n, p, r).size == written == env.observe("player_0")["observation"].shape[0]
 
 
 def test_infos_report_every_finished_round():

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from envs import horizonte_v0
+from envs.horizonte.observation import layout
 from envs.horizonte.render import card_label
-from envs.horizonte.rules import CLOUD, PREDICT_BASE, card_from_name, observation_offsets
+from envs.horizonte.rules import CLOUD, PREDICT_BASE, card_from_name
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -34,7 +35,7 @@ def test_my_own_prediction_is_in_my_observation_before_the_reveal():
     env.reset(seed=2)
     me = env.agent_selection
     env.step(PREDICT_BASE + 5)
-    start = observation_offsets(4, 7, 3)["predictions"]
+    start = layout(4, 7, 3).offset("predictions")
     mine = env.observe(me)["observation"][start : start + 8]
     assert mine.tolist() == [0, 0, 0, 0, 0, 1, 0, 0]
     other = env.observe(env.agent_selection)["observation"]

@@ -9,6 +9,7 @@ import pytest
 
 from envs import IllegalActionError, horizonte_v0
 from envs.horizonte import core
+from envs.horizonte.observation import layout
 from envs.horizonte.rules import (
     CARD_NAMES,
     PHASE_PLAY,
@@ -16,7 +17,6 @@ from envs.horizonte.rules import (
     TRICK_DOG,
     TRICK_DRAGON,
     card_from_name,
-    observation_offsets,
 )
 
 N, E, S, W = range(4)
@@ -182,7 +182,7 @@ def test_a_player_without_the_led_suit_may_play_anything_and_shows_a_void():
     assert legal(env) == {"O9", "M2", "M10"}  # player_2 has no Cloud
     plays(env, (2, "M2"))
     assert env.core_state.void[:4].tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]]
-    voids = observation_offsets(4, 7, 3)["voids"]
+    voids = layout(4, 7, 3).offset("voids")
     obs = env.observe("player_1")["observation"]  # player_2 is the next seat after player_1
     assert obs[voids : voids + 16].tolist() == [0, 0, 0, 0, 0, 0, 0, 1] + [0] * 8
 
@@ -421,7 +421,7 @@ def test_holding_both_initiatives_at_a_round_end_starts_the_next_round_merged():
     assert s.rounds_done == 1 and (s.dragon, s.dog) == (0, 0)  # O12 takes the Dragon trick, O1 the Dog trick
     for _ in range(4):
         play(env, "predict 0")
-    merged = observation_offsets(4, 7, 3)["merged"]
+    merged = layout(4, 7, 3).offset("merged")
     assert env.observe("player_2")["observation"][merged] == 1.0
     assert seat(env) == 0
     env.step(env.legal_actions()[0])

@@ -5,7 +5,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from benchmarks.replay import Replay, make_env, steps
+from envs.replay import Replay, make_env, steps
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = "=== your move "

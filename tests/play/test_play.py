@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from benchmarks.replay import load, verify
+from envs.replay import load, verify
 from tests.play.helpers import decision_points, run_play, screens
 
 # A scripted human: commands and bad input first (each must re-prompt), then always the first legal move.

@@ -7,12 +7,12 @@ import matplotlib.image
 import pytest
 
 import envs
+from agents.match import play_game
 from agents.random_agent import RandomAgent
 from benchmarks.arena import run_arena
-from benchmarks.match import play_game
-from benchmarks.move_text import move_text
-from benchmarks.replay import Replay, load, make_env, record, save, steps, verify
+from envs.replay import Replay, load, make_env, record, save, steps, verify
 from tabuleiro.cli import main
+from tabuleiro.move_text import move_text
 
 GAMES = [("capivari_v0", {}), ("horizonte_v0", {"num_players": 3}), ("dorfromantik_duel_v0", {})]
 
@@ -150,14 +150,18 @@ def test_arena_saves_every_game_as_a_replay(tmp_path):
 
 
 def test_secret_moves_are_not_named_to_other_seats():
-    assert move_text("horizonte_v0", 1, "predict 3", 0) == "player_1 moves (hidden from you for now)"
-    assert move_text("horizonte_v0", 1, "predict 3", None) == "player_1 plays predict 3"
-    assert move_text("horizonte_v0", 1, "predict 3", 1) == "player_1 plays predict 3"
-    assert move_text("horizonte_v0", 1, "C14", 0) == "player_1 plays C14"
-    assert "hidden" in move_text("dorfromantik_duel_v0", 0, "place q=0 r=0 rot=0", 1)
-    assert move_text("dorfromantik_duel_v0", 1, "place q=0 r=0 rot=0", 0) == "player_1 plays place q=0 r=0 rot=0"
-    assert move_text("capivari_v0", 0, "crias1", 1) == "player_0 plays crias1"
-    assert "hidden" in move_text("unknown_game", 0, "x", 1)
+    hz = envs.make("horizonte_v0", num_players=3).game
+    predict3, c14 = hz.action_from_name("predict 3"), hz.action_from_name("C14")
+    assert move_text(hz, 1, predict3, 0) == "player_1 moves (hidden from you for now)"
+    assert move_text(hz, 1, predict3, None) == "player_1 plays predict 3"
+    assert move_text(hz, 1, predict3, 1) == "player_1 plays predict 3"
+    assert move_text(hz, 1, c14, 0) == "player_1 plays C14"
+    duel = envs.make("dorfromantik_duel_v0").game
+    place = duel.action_from_name("place q=0 r=0 rot=0")
+    assert "hidden" in move_text(duel, 0, place, 1)
+    assert move_text(duel, 1, place, 0) == "player_1 plays place q=0 r=0 rot=0"
+    cap = envs.make("capivari_v0").game
+    assert move_text(cap, 0, cap.action_from_name("crias1"), 1) == "player_0 plays crias1"
 
 
 def test_the_documented_replays_still_replay_exactly():

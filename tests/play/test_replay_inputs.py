@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import replay as replay_module
-from benchmarks.replay import check_outcome, from_dict, load, make_env, steps, verify
+from envs import replay as replay_module
+from envs.replay import check_outcome, from_dict, load, make_env, steps, verify
 from tabuleiro.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -30,7 +30,7 @@ def play(env: SelfPlayEnv, seed: int | None = None) -> tuple[dict, dict, set]:
         assert set(obs) <= seen | set(obs) and not terms[next(iter(obs))]
 
 
-@pytest.mark.parametrize("game", sorted(envs.GAMES))
+@pytest.mark.parametrize("game", [spec.name for spec in envs.specs()])
 def test_a_game_against_random_reports_main_only(game):
     config = settings_for(game).game_config  # the table training uses
     env = SelfPlayEnv({"game": game, "game_config": config, "pool": {"random": 1, "heuristic": 0, "snapshot": 0}})

@@ -12,8 +12,8 @@ import sys
 import pytest
 
 import envs
+from agents.match import play_game
 from agents.random_agent import RandomAgent
-from benchmarks.match import play_game
 
 pytestmark = pytest.mark.xdist_group("ray")  # with --dist loadgroup, every Ray test shares one worker
 
@@ -56,7 +56,7 @@ def plays_a_legal_game(checkpoint, game: str, game_config: dict) -> None:
         assert result.steps > 0
 
 
-@pytest.mark.parametrize("game", sorted(envs.GAMES))
+@pytest.mark.parametrize("game", [spec.name for spec in envs.specs()])
 def test_ppo_iterations_checkpoint_and_legal_play(ray_session, tmp_path, game):
     out = tmp_path / "run"
     meta, rows, lines = train_tiny(game, out, iterations=2)

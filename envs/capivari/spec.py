@@ -1,0 +1,42 @@
+"""# Capivari
+
+| | |
+|---|---|
+| Import | `from envs import capivari_v0` |
+| Agents | `player_0`, `player_1` |
+| Actions | Discrete(36), masked |
+| Observation | `{"observation": float32[181] in [-1, 1], "action_mask": int8[36]}` |
+| Rules | `seeds/capivari.md` |
+
+Every year capybaras gather to fight over the Capivari river. On your turn take one
+of the available cards: a herd card (Capicrias, Capiôxes, Capitchês, numbered 1-5)
+enters the first river segment on your side and may push a same-herd capybara
+downstream, in chains; a Capionça is tucked under a segment and pushes, flips or
+swaps capybaras there. When the deck runs out a round is scored with each segment's
+modifier; two round wins take the match.
+
+Actions: `crias1`..`tches5` take that herd card (ids 0-14); `onca sS push H`,
+`onca sS flip H`, `onca sS swap` play a Capionça on segment S (ids 15-35).
+Rewards: +1 / -1 to the match winner / loser at the end (0 each in a draw at
+`max_rounds`). `infos[agent]["round_scores"]` holds every finished round's scores.
+Config: `first_player`, `subtract_points`, `wins_needed`, `max_rounds`
+(`tabuleiro games` lists them with their ranges).
+"""
+
+from envs.capivari.game import Capivari
+from envs.engine.spec import GameSpec
+
+SPEC = GameSpec(
+    name="capivari_v0",
+    title="Capivari, capybaras pushed along a three-segment river",
+    doc=__doc__,
+    game=Capivari,
+    rules="seeds/capivari.md",
+    seats=(2, 2),
+    parallel=False,
+    heuristic="envs.capivari.heuristic",
+    search="envs.capivari.search",
+    # random is beaten within minutes; the heuristic is the opponent worth the samples
+    training={"lr": 5e-4, "pool": {"random": 0.25, "heuristic": 0.6, "snapshot": 0.15}},
+    targets={"learning": {"players": 2, "vs": {"random": 0.90, "heuristic": 0.55}}},
+)

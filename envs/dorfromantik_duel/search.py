@@ -1,0 +1,238 @@
+"""IS-MCTS for Dorfromantik: The Duel, compiled against the Duel's core and determinization.
+
+The greedy heuristic is strong here because the boards are separate: a placement matters
+through my own board only, and random placements wreck a landscape, so random playouts say
+little. The search is therefore a flat, determinized greedy lookahead on top of the heuristic:
+
+- the root is narrowed to the heuristic's ``ROOT_CANDIDATES`` best placements, and the tree
+  holds only those (``MAX_TREE_DEPTH = 1``);
+- each iteration determinizes the record for my seat (the stacks' order and the face-down
+  markers resampled: the next tiles are drawn from what is still unseen), makes one
+  candidate placement, then plays ``LOOKAHEAD_TURNS`` more turns in which both seats place
+  greedily on the heuristic's board value (``greedy_action``: each placement tried with the
+  core's ``place_tile`` and taken back, among the ``SHORTLIST`` best by edge matches, or the
+  ``OPPONENT_SHORTLIST`` best for the opponent, whose board only steers when task tiles come);
+- the leaf is scored by my board value (pad total plus open tasks and flag territories,
+  minus mismatched edges; at the end of the game the pad total alone, plus the result)
+  against the pace of the turn, squashed into [0, 1]. Each seat's utility is its own board
+  value, not the margin: the opponent's board would only add noise;
+- the candidates are searched uniformly (``EXPLORATION = inf``), one round of them a
+  determinization (``SHARED_DETERMINIZATIONS = 0``): each is tried on the same tile
+  sequences as the others (common random numbers), and the one of best mean utility is
+  played (``PLAY_BY_VALUE``).
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.dorfromantik_duel.core import (  # noqa: F401
+    MAX_PLACED,
+    NO_TILE,
+    determinize,
+    legal_into,
+    neighbour,
+    place_tile,
+    play_action,
+    relabel_areas,
+    score_board,
+    step,
+    tile_edge,
+)
+from envs.dorfromantik_duel.heuristic import action_values, board_value
+from envs.dorfromantik_duel.kernels import pick_random_action, random_playout  # noqa: F401
+from envs.dorfromantik_duel.rules import MK_NONE, NUM_KINDS, NUM_MARKER_TYPES, NUM_ROT, PH_PLACE
+from envs.engine.rng import splitmix64
+
+LOOKAHEAD_TURNS = 3  # each iteration: my candidate, then this many turns of greedy play by both seats
+ROLLOUT_STEPS = 2 * LOOKAHEAD_TURNS  # plies after the tree (two a turn)
+MAX_TREE_DEPTH = 1  # the tree is the root's candidates; below them the greedy default policy plays
+OPPONENTS_IN_TREE = False  # separate boards: the opponent's placements are noise to my search
+SHORTLIST = 20  # my greedy placements in the lookahead: judged among the best this many by edge matches (0: all)
+OPPONENT_SHORTLIST = 6  # the opponent's (its board only decides when task tiles come)
+EXPLORATION = float("inf")  # uniform: every candidate once a determinization
+PLAY_BY_VALUE = True  # play the candidate of best mean (they all have as many visits)
+VALUE_PER_TURN = 2.0  # a board's value grows about this much a turn (heuristic games: ~90 in 45 turns)
+VALUE_SCALE = 6.0  # board value above that pace which moves the utility from 0.5 to ~0.73
+ROOT_CANDIDATES = 12  # placements searched at the root: the greedy heuristic's best
+SHARED_DETERMINIZATIONS = 0  # a round of the candidates meets the same tiles (common random numbers)
+WIN_WEIGHT = 0.5  # at the end: a win is worth this much on top of the board part
+
+
+@njit(cache=True)
+def utility(s: np.void, returns: np.ndarray, util: np.ndarray) -> None:
+    """Each seat's squashed board value (at the end: its pad total) against the pace of the turn,
+    plus the result at the end; in [0, 1].
+
+    ``s`` is scratch (the search's working copy): seat 0's pending placement is made in it."""
+    if not s.done and s.pending[0] >= 0 and s.phase == PH_PLACE:
+        play_action(s, 0, s.pending[0])
+        s.pending[0] = -1
+        score_board(s, 0)
+    for p in range(2):
+        value = float(s.total[p]) if s.done else board_value(s, p)  # at the end promises are worth nothing
+        part = 1.0 / (1.0 + np.exp(-(value - VALUE_PER_TURN * s.turn) / VALUE_SCALE))
+        if s.done:
+            util[p] = (1.0 - WIN_WEIGHT) * part + WIN_WEIGHT * (0.5 + 0.5 * returns[p])
+        else:
+            util[p] = part
+
+
+_KEEP = MAX_PLACED + 48  # scratch for placement_value: marker states of the placed cells, then the pad
+
+
+@njit(cache=True)
+def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> float:
+    """``board_value(s, p)`` if this turn's tile went to cell c turned rot, found by placing it with
+    the core's ``place_tile`` and taking it back: ``s`` is left exactly as it was (no record copy)."""
+    n = s.n_placed[p]
+    tile = s.tile
+    for i in range(n):
+        keep[i] = s.cell_mk_state[p, s.order[p, i]]
+    o = MAX_PLACED
+    module = (s.last_cell[p], s.ask_heart[p], s.ask_photo[p], s.poi_due[p], s.milestones[p])  # Module 2
+    for t in range(NUM_MARKER_TYPES):
+        keep[o + t] = s.task_points[p, t]
+        keep[o + 7 + t] = s.tasks_done[p, t]
+        keep[o + 14 + t] = s.tasks_cancelled[p, t]
+    for f in range(3):
+        keep[o + 21 + f] = s.flag_points[p, f]
+    keep[o + 24] = s.longest[p, 0]
+    keep[o + 25] = s.longest[p, 1]
+    keep[o + 26] = s.total[p]
+    keep[o + 27] = s.open_markers[p]
+    keep[o + 28] = s.extent[p]
+    keep[o + 29] = s.used[p, tile]
+    for k in range(NUM_KINDS):
+        keep[o + 30 + k] = s.label[p, k, c]
+        keep[o + 35 + k] = s.area_size[p, k, c]
+        keep[o + 40 + k] = s.area_open[p, k, c]
+    place_tile(s, p, c, rot)
+    score_board(s, p)
+    v = board_value(s, p)
+    s.cell_tile[p, c] = NO_TILE
+    s.cell_rot[p, c] = 0
+    s.cell_edge[p, c, :] = 0
+    s.cell_mk_type[p, c] = -1
+    s.cell_mk_value[p, c] = 0
+    s.cell_mk_state[p, c] = MK_NONE
+    s.order[p, n] = -1
+    s.n_placed[p] = n
+    for i in range(n):
+        s.cell_mk_state[p, s.order[p, i]] = keep[i]
+    for t in range(NUM_MARKER_TYPES):
+        s.task_points[p, t] = keep[o + t]
+        s.tasks_done[p, t] = keep[o + 7 + t]
+        s.tasks_cancelled[p, t] = keep[o + 14 + t]
+    for f in range(3):
+        s.flag_points[p, f] = keep[o + 21 + f]
+    s.longest[p, 0] = keep[o + 24]
+    s.longest[p, 1] = keep[o + 25]
+    s.total[p] = keep[o + 26]
+    s.open_markers[p] = keep[o + 27]
+    s.extent[p] = keep[o + 28]
+    s.used[p, tile] = keep[o + 29]
+    relabel_areas(s, p)
+    for k in range(NUM_KINDS):
+        s.label[p, k, c] = keep[o + 30 + k]
+        s.area_size[p, k, c] = keep[o + 35 + k]
+        s.area_open[p, k, c] = keep[o + 40 + k]
+    s.last_cell[p], s.ask_heart[p], s.ask_photo[p], s.poi_due[p], s.milestones[p] = module
+    return v
+
+
+@njit(cache=True)
+def edge_score(s: np.void, p: int, c: int, rot: int) -> float:
+    """Touching edges this placement matches minus those it mismatches (a cheap first look)."""
+    score = 0.0
+    for d in range(NUM_ROT):
+        nb = neighbour(s.radius, c, d)
+        if nb >= 0 and s.cell_tile[p, nb] != NO_TILE:
+            score += 1.0 if tile_edge(s.tile, rot, d) == s.cell_edge[p, nb, (d + 3) % NUM_ROT] else -1.0
+    return score
+
+
+@njit(cache=True)
+def greedy_action(s: np.void, mask: np.ndarray, r: np.uint64, shortlist: int) -> int:
+    """The heuristic's greedy placement for the acting seat (highest board value after it; ties at
+    random), judged among all legal placements (``shortlist`` <= 0) or only the ``shortlist``
+    best by ``edge_score``."""
+    p = s.current
+    n = legal_into(s, mask)
+    acts = np.empty(n, np.int64)
+    k = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            acts[k] = a
+            k += 1
+    if n == 1 or s.n_placed[p] == 0 or s.tile < 0 or s.phase != PH_PLACE:  # Module 2's decisions: at random
+        return acts[np.uint64(r) % np.uint64(n)]
+    if 0 < shortlist < n:
+        quick = np.empty(n)
+        for i in range(n):
+            r = splitmix64(r)
+            quick[i] = edge_score(s, p, acts[i] // NUM_ROT, acts[i] % NUM_ROT) + (r >> np.uint64(11)) * (
+                0.5 / 9007199254740992.0
+            )
+        acts = acts[np.argsort(-quick)[:shortlist]]
+    keep = np.empty(_KEEP, np.int64)
+    best = acts[0]
+    best_v = -1e18
+    for i in range(acts.shape[0]):
+        r = splitmix64(r)
+        v = placement_value(s, p, acts[i] // NUM_ROT, acts[i] % NUM_ROT, keep) + (r >> np.uint64(11)) * (
+            1e-6 / 9007199254740992.0
+        )
+        if v > best_v:
+            best_v = v
+            best = acts[i]
+    return best
+
+
+@njit(cache=True)
+def default_policy(s: np.void, seat: int, mask: np.ndarray, r: np.uint64) -> int:
+    """Outside the tree both seats place greedily (``greedy_action``), judging the ``SHORTLIST``
+    (mine) or ``OPPONENT_SHORTLIST`` (the opponent's: it only steers which tiles come) best
+    placements by edge matches."""
+    return greedy_action(s, mask, r, SHORTLIST if s.current == seat else OPPONENT_SHORTLIST)
+
+
+@njit(cache=True)
+def expand_action(s: np.void, untried: np.ndarray, n_untried: int, r: np.uint64) -> int:
+    """The untried placement matching most touching edges (ties at random): good moves get looked at first."""
+    p = s.current
+    best = untried[0]
+    best_score = -1e9
+    for i in range(n_untried):
+        a = untried[i]
+        r = splitmix64(r)
+        score = (r >> np.uint64(11)) * (0.5 / 9007199254740992.0)  # jitter in [0, 0.5): random tie-break
+        c = a // NUM_ROT
+        rot = a % NUM_ROT
+        if s.tile >= 0 and c < s.cell_tile.shape[1]:
+            for d in range(NUM_ROT):
+                nb = neighbour(s.radius, c, d)
+                if nb >= 0 and s.cell_tile[p, nb] != NO_TILE:
+                    score += 1.0 if tile_edge(s.tile, rot, d) == s.cell_edge[p, nb, (d + 3) % NUM_ROT] else -1.0
+        if score > best_score:
+            best_score = score
+            best = a
+    return best
+
+
+def root_candidates(root: np.ndarray, seat: int, game: object, seed: int, root_mask: np.ndarray) -> None:
+    """Narrow the root to the greedy heuristic's ``ROOT_CANDIDATES`` best placements (judged on a
+    determinized copy, so on public information only): a tile has ~100-300 placements, too many
+    to look past the first move of each within a second."""
+    state = root.copy()
+    if int(state[0]["phase"]) != PH_PLACE:
+        return  # Module 2's decisions: few choices, all searched (a special tile: all its places)
+    determinize(state[0], seat, np.uint64(seed))
+    mask = np.zeros(root_mask.shape[0], np.int8)
+    legal_into(state[0], mask)
+    values = np.empty(mask.shape[0])
+    work = np.zeros_like(state)
+    action_values(state, state.view(np.uint8), work, work.view(np.uint8), seat, mask, values)
+    legal = np.flatnonzero(mask)
+    keep = legal[np.argsort(-values[legal], kind="stable")[:ROOT_CANDIDATES]]
+    root_mask[:] = 0
+    root_mask[keep] = 1

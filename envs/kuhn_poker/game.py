@@ -1,0 +1,166 @@
+"""Kuhn poker bound to the shared engine: sizes, names, scenarios, infos, the state check."""
+
+from typing import Any
+
+import numpy as np
+
+from envs.engine.game import Game
+from envs.kuhn_poker import core
+from envs.kuhn_poker.determinize import determinize
+from envs.kuhn_poker.render import render_table
+from envs.kuhn_poker.rules import (
+    ANTE,
+    CARD_NAMES,
+    LIVE_SEQUENCES,
+    MAX_MOVES,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    NUM_PLAYERS,
+    TERMINAL_SEQUENCES,
+    KuhnPokerConfig,
+    action_name,
+    card_from_name,
+    sequence_of,
+)
+
+_OPTION_KEYS = ("cards", "history")
+
+
+class KuhnPoker(Game):
+    """Kuhn poker: three cards, two players, one betting round (seeds/kuhn_poker.md)."""
+
+    name = "kuhn_poker_v0"
+    rules_version = "kuhn_poker-1"
+    config_cls = KuhnPokerConfig
+    reset_fn = staticmethod(core.reset)
+    step_fn = staticmethod(core.step)
+    observe_fn = staticmethod(core.observe)
+    observe_into_fn = staticmethod(core.observe_into)
+    legal_into_fn = staticmethod(core.legal_into)
+    determinize_fn = staticmethod(determinize)
+
+    @property
+    def num_players(self) -> int:
+        return NUM_PLAYERS
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def obs_size(self) -> int:
+        return core.OBS_SIZE
+
+    def new_state(self) -> np.ndarray:
+        states = np.zeros(1, core.STATE_DTYPE)
+        states["num_players"] = NUM_PLAYERS
+        states["first_player"] = self.config.first_player
+        states["current"] = -1
+        return states
+
+    def action_name(self, action: int) -> str:
+        return action_name(int(action))
+
+    # -- results ---------------------------------------------------------------------------------
+    higher_score_wins = True
+
+    def final_scores(self, rec: np.void) -> list[float]:
+        """Chips won (+) or lost (-) in the hand: 0 each while it is being played."""
+        if not rec["done"]:
+            return [0.0] * NUM_PLAYERS
+        return [float(r) for r in rec["rewards"][:NUM_PLAYERS]]
+
+    def move_is_public(self, seat: int, action: int) -> bool:
+        return True  # every pass and bet is made in the open; only the cards are hidden
+
+    def infos(self, rec: np.void) -> list[dict[str, Any]]:
+        """Each seat's own card; at the end, the winner, the chips and, after a showdown, both cards."""
+        out: list[dict[str, Any]] = [{"seat": p, "card": CARD_NAMES[int(rec["cards"][p])]} for p in range(NUM_PLAYERS)]
+        if rec["done"]:
+            showdown = not core.folded(rec)
+            winner = 0 if rec["rewards"][0] > 0 else 1
+            for p, info in enumerate(out):
+                info.update(winner=winner, chips=float(rec["rewards"][p]), showdown=showdown)
+                if showdown:
+                    info["cards"] = [CARD_NAMES[int(c)] for c in rec["cards"]]
+        return out
+
+    def render_ansi(self, rec: np.void, seat: int | None) -> str:
+        return render_table(rec, seat)
+
+    # -- scenarios ---------------------------------------------------------------------------------
+    def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
+        """Set up a position: see "Scenarios" in seeds/kuhn_poker.md for the keys."""
+        unknown = sorted(set(options) - set(_OPTION_KEYS), key=str)
+        if unknown:
+            raise ValueError(f"unknown Kuhn poker reset option(s) {unknown}; known: {list(_OPTION_KEYS)}")
+        rec = states[0]
+        if "cards" in options:
+            names = options["cards"]
+            if not isinstance(names, (list, tuple)) or len(names) != NUM_PLAYERS:
+                raise ValueError(f"option 'cards' must list 2 card names (seat 0's, seat 1's), got {names!r}")
+            cards = [card_from_name(n) for n in names]
+            if cards[0] == cards[1]:
+                raise ValueError(f"option 'cards' deals one card twice: {names!r} (there is one J, one Q, one K)")
+            rec["cards"][:] = cards
+        history = options.get("history", [])
+        if not isinstance(history, (list, tuple)):
+            raise ValueError(f"option 'history' must be a list of action names ('pass', 'bet'), got {history!r}")
+        moves = [self.action_from_name(n) for n in history]
+        if sequence_of(moves) not in LIVE_SEQUENCES:
+            ended = any(sequence_of(moves[:k]) in TERMINAL_SEQUENCES for k in range(len(moves) + 1))
+            why = "ends the hand: there is nothing left to play" if ended else "is not a betting sequence"
+            raise ValueError(
+                f"option 'history' {list(history)!r} {why}; a hand still to be played has history "
+                "[], ['pass'], ['bet'] or ['pass', 'bet']"
+            )
+        for a in moves:
+            core.step(rec, a)
+        self.validate_state(rec)
+
+    # -- state checks ------------------------------------------------------------------------------
+    def validate_state(self, rec: np.void) -> None:
+        """Every field in range, the betting a sequence of the rules, turn, end and rewards agreeing."""
+        super().validate_state(rec)
+
+        def bad(msg: str) -> None:
+            raise ValueError(f"invalid Kuhn poker state: {msg}")
+
+        first = int(rec["first_player"])
+        if first != self.config.first_player:
+            bad(f"first_player {first} differs from the env's config ({self.config.first_player})")
+        cards = np.asarray(rec["cards"]).astype(np.int64).tolist()
+        if not all(0 <= c < NUM_CARDS for c in cards) or cards[0] == cards[1]:
+            bad(f"cards {cards} must be two different cards of 0..{NUM_CARDS - 1} (J, Q, K)")
+        moves = int(rec["moves"])
+        history = np.asarray(rec["history"]).astype(np.int64).tolist()
+        if not 0 <= moves <= MAX_MOVES:
+            bad(f"moves {moves} out of range [0, {MAX_MOVES}]")
+        if not all(0 <= a < NUM_ACTIONS for a in history[:moves]) or any(history[moves:]):
+            bad(f"history {history} must hold {moves} moves of 0 (pass) or 1 (bet), then zeros")
+        seq = sequence_of(history[:moves])
+        if seq not in LIVE_SEQUENCES + TERMINAL_SEQUENCES:
+            bad(f"betting sequence {seq!r} goes on after the hand ended")
+        done = bool(rec["done"])
+        if done != (seq in TERMINAL_SEQUENCES):
+            bad(f"done={int(done)} after the betting sequence {seq!r}")
+        if int(rec["info_version"]) != int(done):
+            bad(f"info_version {int(rec['info_version'])} (1 once the hand is over, else 0)")
+        rewards = np.asarray(rec["rewards"], np.float64).tolist()
+        if not done:
+            if int(rec["current"]) != first ^ (moves & 1):
+                bad(f"seat {int(rec['current'])} to act after {moves} moves; seat {first} acted first")
+            if any(rewards):
+                bad(f"rewards {rewards} before the hand is over (only the last move pays)")
+            return
+        if core.folded(rec):
+            winner = 1 - int(core.mover(rec, moves - 1))
+        else:
+            winner = 0 if cards[0] > cards[1] else 1
+        won = float(core.chips_in(rec, 1 - winner))
+        want = [won, -won] if winner == 0 else [-won, won]
+        if rewards != want or not ANTE <= won <= ANTE + 1:
+            bad(f"rewards {rewards} at the end of {seq!r} with cards {cards}; the rules say {want}")
+
+
+__all__ = ["KuhnPoker", "CARD_NAMES"]

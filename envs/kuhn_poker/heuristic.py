@@ -1,0 +1,41 @@
+"""Kuhn poker heuristic: a fixed rule of thumb by card, no bluffs.
+
+- **K** (the best card): always bet, and always call a bet.
+- **Q**: never bet (check, or check back after a check), but call a bet: a call risks 1 chip to
+  win 3 in the pot and needs to win more than a quarter of the time; a bettor who may hold J
+  (or bluff) gives Q better than that.
+- **J** (the worst card): check, and fold to a bet. Never a bluff.
+
+The values are one per action, higher better: 1 for the chosen action, 0 for the other. Only the
+seat's own card and the public betting are read (``state`` is determinized for ``seat`` anyway).
+This is not the equilibrium (which bluffs with J and mixes with Q and K, seeds/kuhn_poker.md):
+it is beatable. Against a random player it wins about 0.2 chip a hand, though only about half
+the hands: folding J to a bet gives up hands, cheaply.
+"""
+
+import numpy as np
+
+from envs.kuhn_poker.core import chips_in
+from envs.kuhn_poker.rules import BET_ACTION, PASS
+
+JACK, QUEEN, KING = 0, 1, 2
+
+
+def choice(card: int, facing_bet: bool) -> int:
+    """The rule of thumb: the action for my card, facing a bet or not."""
+    if card == KING:
+        return BET_ACTION
+    if card == QUEEN:
+        return BET_ACTION if facing_bet else PASS
+    return PASS
+
+
+class Heuristic:
+    """Bet/call with K, check/call with Q, check/fold with J (see the module docstring)."""
+
+    def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
+        s = state[0]
+        facing_bet = chips_in(s, 1 - seat) > chips_in(s, seat)
+        out = np.zeros(observation["action_mask"].shape[0])
+        out[choice(int(s["cards"][seat]), bool(facing_bet))] = 1.0
+        return out

@@ -1,0 +1,147 @@
+"""`tabuleiro train GAME`: self-play PPO on this machine or a Ray cluster, then an evaluation with 95% intervals.
+
+Every option and the run folder are checked before ray and torch are imported (they come with the rl extra).
+"""
+
+import argparse
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+import envs
+from tabuleiro.options import (
+    MAX_GAMES,
+    MAX_ITERATIONS,
+    MAX_MINUTES,
+    MAX_PLAYERS,
+    check_output_dir,
+    checked,
+    float_option,
+    int_option,
+    seed_option,
+)
+from training.opponents import PoolWeights
+from training.run import final_evaluation, game_config_for
+
+
+def _pool_weights(text: str) -> str:
+    """``--pool``: kinds and weights checked (finite, >= 0, not all 0) before any work; the text itself."""
+    weights = PoolWeights.parse(text)
+    bad = {k: w for k, w in vars(weights).items() if not math.isfinite(w)}
+    if bad:
+        raise ValueError(f"pool weights must be finite numbers, got {bad}")
+    return text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `tabuleiro train` (every number bounded: a value out of range is refused at once)."""
+    parser.add_argument("game", help="game to train on (capivari, horizonte, dorfromantik_duel; see `tabuleiro games`)")
+    parser.add_argument(
+        "--players", type=int_option(1, MAX_PLAYERS), help="seats at the table, for games with a num_players knob"
+    )
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--minutes",
+        type=float_option(0, MAX_MINUTES),
+        help=f"training time budget in (0, {MAX_MINUTES:g}] (a week), total across resumes (default 20)",
+    )
+    budget.add_argument(
+        "--iterations",
+        type=int_option(1, MAX_ITERATIONS),
+        help=f"PPO iterations, 1..{MAX_ITERATIONS:,}, total across resumes",
+    )
+    parser.add_argument("--out", help="run folder (default runs/GAME-DATE-TIME; with --resume, the resumed folder)")
+    parser.add_argument("--resume", metavar="DIR", help="continue an interrupted run from its folder or checkpoint")
+    parser.add_argument(
+        "--num-env-runners",
+        type=int_option(0, 1024),
+        help="remote sampling processes, 0..1024 (default 0: sample here)",
+    )
+    parser.add_argument(
+        "--envs-per-runner", type=int_option(1, 4096), help="games stepped side by side per env runner (default 32)"
+    )
+    parser.add_argument(
+        "--num-learners", type=int_option(0, 256), help="remote learner processes, 0..256 (default 0: learn here)"
+    )
+    parser.add_argument("--address", help="an existing Ray cluster, e.g. 'auto' after `ray start --head`")
+    parser.add_argument(
+        "--seed", type=seed_option, default=0, help="seeds the networks, opponent draws and games (0..2**32-1)"
+    )
+    parser.add_argument(
+        "--pool",
+        type=checked("pool", _pool_weights),
+        help="opponent kind weights, e.g. random=0.2,heuristic=0.5,snapshot=0.3,self=0",
+    )
+    parser.add_argument(
+        "--checkpoint-every",
+        type=int_option(1, MAX_ITERATIONS),
+        default=10,
+        help="iterations between checkpoints (default 10)",
+    )
+    parser.add_argument(
+        "--eval-games",
+        type=int_option(0, MAX_GAMES),
+        default=500,
+        help="games per opponent in the final evaluation (default 500; 0: none)",
+    )
+    parser.add_argument(
+        "--torch-threads", type=int_option(1, 1024), default=1, help="torch threads in this process (default 1)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """`tabuleiro train`: see ``add_arguments``. Every option and the run folder are checked before Ray starts;
+    Ctrl-C or SIGTERM during training saves a checkpoint, skips the evaluation and exits with 130 or 143."""
+    resources = {
+        "num_env_runners": args.num_env_runners,
+        "num_envs_per_env_runner": args.envs_per_runner,
+        "num_learners": args.num_learners,
+    }
+    for key, value in resources.items():
+        if value is not None and value < (1 if key == "num_envs_per_env_runner" else 0):
+            raise ValueError(f"--{key.replace('_', '-')} must be >= {1 if key == 'num_envs_per_env_runner' else 0}")
+    game = envs.game_name(args.game)
+    game_config = game_config_for(game, args.players)
+    if args.resume and not Path(args.resume).is_dir():
+        raise ValueError(f"--resume: {args.resume!r} is not a folder (give a run folder or its checkpoint)")
+    if args.out:
+        out = Path(args.out)
+    elif args.resume:
+        out = Path(args.resume)
+        out = out.parent if out.name == "checkpoint" else out
+    else:
+        out = Path("runs") / f"{game.rsplit('_v', 1)[0]}-{time.strftime('%Y%m%d-%H%M%S')}"
+    check_output_dir(out, "--out")  # before Ray starts: a trained policy is never lost to the path
+    minutes = args.minutes if args.minutes is not None or args.iterations is not None else 20.0
+
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    import torch  # optional: the rl extra, imported once the options are checked
+
+    from training.config import settings_for  # optional: imports ray (the rl extra)
+    from training.loop import train  # optional: imports ray (the rl extra)
+
+    torch.set_num_threads(max(1, args.torch_threads))
+    pool = PoolWeights.parse(args.pool) if args.pool else None
+    settings = settings_for(game, game_config=game_config, seed=args.seed, pool=pool, **resources)
+    print(f"training {settings.game} {game_config or ''} -> {out}", flush=True)
+    meta = train(
+        None if args.resume else settings,
+        out,
+        minutes=minutes,
+        iterations=args.iterations,
+        resume=args.resume,
+        address=args.address,
+        checkpoint_every=args.checkpoint_every,
+        echo=lambda line: print(line, flush=True),
+        **resources,
+    )
+    if meta.get("interrupted"):
+        print(f"stopped ({meta['interrupted']}): no evaluation; continue with tabuleiro train {game} --resume {out}")
+        return 143 if meta["interrupted"] == "SIGTERM" else 130
+    if args.eval_games > 0:
+        print(f"evaluation: {args.eval_games} games per opponent, trained policy plays argmax, seats rotate")
+        rows = final_evaluation(out / "checkpoint", meta["game"], meta["game_config"], args.eval_games, args.seed)
+        (out / "evaluation.json").write_text(json.dumps({"training": meta, "evaluation": rows}, indent=1))
+    return 0

@@ -1,0 +1,39 @@
+"""Around one training run (``training.loop.train``): the game config for a table size, and the final
+evaluation of the trained policy. Used by `tabuleiro train` and `tabuleiro learning`."""
+
+import time
+from pathlib import Path
+from typing import Any
+
+import envs
+from training.evaluate import evaluate, format_row
+
+
+def game_config_for(game: str, players: int | None) -> dict[str, Any]:
+    """``{"num_players": K}`` where the game has that knob; ValueError if K does not fit the game."""
+    if players is None:
+        return {}
+    env = envs.make(game)
+    fields = getattr(env.game.config_cls, "__dataclass_fields__", {})
+    if "num_players" in fields:
+        envs.make(game, num_players=players)  # validates the count
+        return {"num_players": players}
+    if players != len(env.possible_agents):
+        raise ValueError(f"{env.game.name} is played by {len(env.possible_agents)} players, not {players}")
+    return {}
+
+
+def final_evaluation(checkpoint: Path, game: str, game_config: dict, games: int, seed: int) -> list[dict[str, Any]]:
+    """The trained policy (argmax, loaded as an arena agent would be) against random and the heuristic."""
+    from agents.rllib_policy import load_agent  # optional: torch (the rl extra)
+
+    agent = load_agent(checkpoint, game)
+    rows = []
+    opponents = ["random"] + (["heuristic"] if envs.spec(game).heuristic is not None else [])
+    for opponent in opponents:
+        t0 = time.perf_counter()
+        row = evaluate(agent, game, opponent, games, seed=seed + 1, game_config=game_config)
+        row["seconds"] = round(time.perf_counter() - t0, 1)
+        print(format_row(row), flush=True)
+        rows.append(row)
+    return rows
