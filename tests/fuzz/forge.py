@@ -106,39 +106,43 @@ def _leaves(dtype: np.dtype, prefix: str = "", offset: int = 0) -> Iterator[tupl
 
 
 def _candidates(base: np.dtype, current: Any, shape: tuple) -> list:
-    """Values worth trying in a field: the type's limits, -1/0/1, neighbours, the array sizes around."""
+    """Values worth trying in a field: the type's limits, -1/0/1, neighbours, the array sizes around;
+    never the value it holds (a no-op forgery would only count as played)."""
     if base.kind == "f":
-        return [np.nan, np.inf, -np.inf, -1.0, 0.0, 1.0, 1e300, float(current) + 1.0]
+        values = [np.nan, np.inf, -np.inf, -1.0, 0.0, 1.0, 1e300, float(current) + 1.0]
+        return [v for v in values if not (v == current)]
     if base.kind == "b":
-        return [0, 1]
+        return [not bool(current)]
     info = np.iinfo(base)
     near = {info.min, info.max, -1, 0, 1, 2, int(current) - 1, int(current) + 1, int(current) * 2 + 7}
     for dim in shape:
         near |= {dim - 1, dim, dim + 1}
-    return sorted(v for v in near if info.min <= v <= info.max)
+    return sorted(v for v in near if info.min <= v <= info.max and v != int(current))
 
 
 def forge(raw: bytes, dtype: np.dtype, rng: np.random.Generator) -> tuple[bytes, str]:
-    """One forgery of a record's bytes and a description of what was changed."""
+    """One forgery of a record's bytes (1-3 random bit flips, or 1-3 fields set to a candidate value)
+    and a description of what was changed."""
     buf = bytearray(raw)
     if rng.random() < 0.25:
-        flips = int(rng.integers(1, 4))
         where = []
-        for _ in range(flips):
+        for _ in range(int(rng.integers(1, 4))):
             bit = int(rng.integers(len(buf) * 8))
             buf[bit // 8] ^= 1 << (bit % 8)
             where.append(bit)
         return bytes(buf), f"bit flips at {where}"
     leaves = list(_leaves(dtype))
-    name, base, offset, shape = leaves[int(rng.integers(len(leaves)))]
-    count = int(np.prod(shape)) if shape else 1
-    k = int(rng.integers(count))
-    view = np.ndarray((1,), dtype=base, buffer=buf, offset=offset + k * base.itemsize)
-    choices = _candidates(base, view[0], shape)
-    value = choices[int(rng.integers(len(choices)))]
-    view[0] = value
-    index = "" if not shape else str(np.unravel_index(k, shape))
-    return bytes(buf), f"{name}{index} = {value}"
+    changes = []
+    for _ in range(1 if rng.random() < 0.6 else int(rng.integers(2, 4))):
+        name, base, offset, shape = leaves[int(rng.integers(len(leaves)))]
+        count = int(np.prod(shape)) if shape else 1
+        k = int(rng.integers(count))
+        view = np.ndarray((1,), dtype=base, buffer=buf, offset=offset + k * base.itemsize)
+        choices = _candidates(base, view[0], shape)
+        value = choices[int(rng.integers(len(choices)))]
+        view[0] = value
+        changes.append(f"{name}{'' if not shape else str(np.unravel_index(k, shape))} = {value}")
+    return bytes(buf), "; ".join(changes)
 
 
 def record_bytes(data: bytes) -> bytes:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.fuzz.forge import FAMILIES, campaign, raw_env_of, reachable_states, try_forgery
 
-FORGED_PER_FAMILY = 400
+FORGED_PER_FAMILY = 1000
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
