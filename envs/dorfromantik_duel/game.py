@@ -8,35 +8,13 @@ from envs.dorfromantik_duel import core, rules
 from envs.dorfromantik_duel.render import render_table
 from envs.dorfromantik_duel.rules import CARD_KINDS, CARD_LANDSCAPES, PHASE_NAMES, POI_NAMES, DorfromantikDuelConfig
 from envs.dorfromantik_duel.scenario import apply_scenario
+from envs.dorfromantik_duel.score_pad import score_pad
 from envs.dorfromantik_duel.state_check import check_state
-from envs.dorfromantik_duel.tiles import FLAG_NAMES, TASK_TYPES, TILE_NAMES
+from envs.dorfromantik_duel.tiles import TASK_TYPES, TILE_NAMES
 from envs.engine.game import Game
+from envs.engine.layout import ObsLayout
 
-# The score pad's rows, in the pad's order (manual p.7): tasks by type, flags, longest lines,
-# then each module's field (p.7 "4. Modules": 0 while a module is off).
-PAD_ROWS = (
-    *(f"{t} tasks" for t in TASK_TYPES),
-    "tasks subtotal",
-    *(f"{f} flags" for f in FLAG_NAMES),
-    "longest track",
-    "longest stream",
-    "flags and lines subtotal",
-    "module 1: task cards",
-    "module 2: points of interest",
-    "total",
-)
 POI_ROWS = ("special tile", "cameras", "hearts")
-
-
-def score_pad(rec: np.void, p: int) -> dict[str, int]:
-    """Seat p's score pad as it stands (final once the game is over)."""
-    tasks = [int(x) for x in rec["task_points"][p]]
-    flags = [int(x) for x in rec["flag_points"][p]]
-    track, stream = (int(x) for x in rec["longest"][p])
-    cards = int(rec["card_points"][p].sum()) if rec["module_task_cards"] else 0
-    poi = int(rec["poi_points"][p].sum()) if rec["module_poi"] else 0
-    values = [*tasks, sum(tasks), *flags, track, stream, sum(flags) + track + stream, cards, poi, int(rec["total"][p])]
-    return dict(zip(PAD_ROWS, values, strict=True))
 
 
 def module_details(rec: np.void, p: int) -> dict[str, Any]:
@@ -91,8 +69,12 @@ class DorfromantikDuel(Game):
 
     @property
     def obs_size(self) -> int:
+        return self.observation_layout().size
+
+    def observation_layout(self) -> ObsLayout:
+        """This config's observation pieces (``observation.layout``, declared once there)."""
         c = self.config
-        return core.obs_size(self.radius, c.module_task_cards, c.module_points_of_interest)
+        return core.layout(self.radius, c.module_task_cards, c.module_points_of_interest)
 
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.state_dtype(self.radius))
@@ -167,4 +149,4 @@ class DorfromantikDuel(Game):
         check_state(rec, self.config)
 
 
-__all__ = ["PAD_ROWS", "DorfromantikDuel", "score_pad"]
+__all__ = ["DorfromantikDuel"]

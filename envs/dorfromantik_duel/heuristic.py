@@ -1,7 +1,7 @@
 """Dorfromantik: The Duel heuristic: greedy placement on a board value.
 
 Each legal placement (cell and rotation) of this turn's tile is tried on a copy of my
-board with the core's own ``place_tile`` and ``score_board`` (so task markers complete or
+board with the rules' own ``place_tile`` and ``score_board`` (simulation.py: task markers complete or
 cancel exactly as in the rules), and scored by how much it raises the board value:
 
 - **immediate points**: the score pad (completed tasks, closed flag territories, longest
@@ -21,9 +21,8 @@ Only my board, the tile on the table and its marker are read: all public.
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.core import (
-    MK_CANCELLED,
-    MK_OPEN,
+from envs.dorfromantik_duel.rules import MK_CANCELLED, MK_OPEN, NUM_EXTRA, NUM_ROT, PH_PLACE, PH_SPECIAL, action_name
+from envs.dorfromantik_duel.simulation import (
     NO_TILE,
     matching_edges,
     neighbour,
@@ -33,7 +32,6 @@ from envs.dorfromantik_duel.core import (
     score_board,
     territory,
 )
-from envs.dorfromantik_duel.rules import NUM_EXTRA, NUM_ROT, PH_PLACE, PH_SPECIAL, action_name
 from envs.dorfromantik_duel.tiles import T_CONNECTION, T_DOUBLE, TILE_FLAG, TILE_PAIR
 
 TASK_PROMISE = 0.5  # share of an open marker's value counted, times its progress towards N

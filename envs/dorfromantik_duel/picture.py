@@ -17,8 +17,8 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.patches import Circle, Polygon
 
 from envs._picture import full_axes, new_figure, to_rgb
-from envs.dorfromantik_duel.game import PAD_ROWS, score_pad
 from envs.dorfromantik_duel.rules import DIR_Q, DIR_R, MK_CANCELLED, MK_DONE, MK_OPEN, action_name, coords_of
+from envs.dorfromantik_duel.score_pad import PAD_ROWS, score_pad
 from envs.dorfromantik_duel.tiles import TASK_TYPES, TILE_EDGES, TILE_FLAG, TILE_PAIR, describe_tile
 
 WIDTH, HEIGHT = 1400, 760

@@ -5,7 +5,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.dorfromantik_duel import core
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
     DIR_Q,
@@ -24,6 +23,7 @@ from envs.dorfromantik_duel.scenario_modules import (
     parse_points_of_interest,
     special_tiles_on_boards,
 )
+from envs.dorfromantik_duel.setup import clear_boards, setup_scenario
 from envs.dorfromantik_duel.state_check import MAX_SCENARIO_TURN
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
@@ -215,7 +215,7 @@ def apply_scenario(rec: np.void, options: dict[str, Any]) -> None:
     default_turn = max(len(boards[0]), len(boards[1]))
     turn = _int(options.get("turn", default_turn), "option 'turn'", 0, MAX_SCENARIO_TURN)
 
-    core.clear_boards(rec)
+    clear_boards(rec)
     rec["land"][:] = 0
     rec["land"][: len(land)] = land
     rec["land_n"] = len(land) - boxed
@@ -244,7 +244,7 @@ def apply_scenario(rec: np.void, options: dict[str, Any]) -> None:
     if "points_of_interest" in options:
         parse_points_of_interest(rec, options["points_of_interest"])
     finish_points_of_interest(rec)
-    bad = core.setup_scenario(rec)
+    bad = setup_scenario(rec)
     if bad >= 0:
         p, cell = divmod(int(bad), (2 * radius + 1) ** 2)
         w = 2 * radius + 1

@@ -136,7 +136,7 @@ def parse_points_of_interest(rec: np.void, poi: Any) -> None:
 
 def finish_points_of_interest(rec: np.void) -> None:
     """What follows from the whole position: milestones passed, special tiles left to each seat
-    (nothing without Module 2: its fields stay as ``core.clear_modules`` left them)."""
+    (nothing without Module 2: its fields stay as ``setup.clear_modules`` left them)."""
     if not rec["module_poi"]:
         return
     for p in range(NUM_PLAYERS):

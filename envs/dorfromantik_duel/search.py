@@ -10,7 +10,7 @@ little. The search is therefore a flat, determinized greedy lookahead on top of 
   markers resampled: the next tiles are drawn from what is still unseen), makes one
   candidate placement, then plays ``LOOKAHEAD_TURNS`` more turns in which both seats place
   greedily on the heuristic's board value (``greedy_action``: each placement tried with the
-  core's ``place_tile`` and taken back, among the ``SHORTLIST`` best by edge matches, or the
+  rules' ``place_tile`` (simulation.py) and taken back, among the ``SHORTLIST`` best by edge matches, or the
   ``OPPONENT_SHORTLIST`` best for the opponent, whose board only steers when task tiles come);
 - the leaf is scored by my board value (pad total plus open tasks and flag territories,
   minus mismatched edges; at the end of the game the pad total alone, plus the result)
@@ -25,22 +25,20 @@ little. The search is therefore a flat, determinized greedy lookahead on top of 
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.core import (  # noqa: F401
+from envs.dorfromantik_duel.core import determinize, legal_into, step  # noqa: F401
+from envs.dorfromantik_duel.heuristic import action_values, board_value
+from envs.dorfromantik_duel.kernels import pick_random_action, random_playout  # noqa: F401
+from envs.dorfromantik_duel.rules import MK_NONE, NUM_KINDS, NUM_MARKER_TYPES, NUM_ROT, PH_PLACE
+from envs.dorfromantik_duel.simulation import (
     MAX_PLACED,
     NO_TILE,
-    determinize,
-    legal_into,
     neighbour,
     place_tile,
     play_action,
     relabel_areas,
     score_board,
-    step,
     tile_edge,
 )
-from envs.dorfromantik_duel.heuristic import action_values, board_value
-from envs.dorfromantik_duel.kernels import pick_random_action, random_playout  # noqa: F401
-from envs.dorfromantik_duel.rules import MK_NONE, NUM_KINDS, NUM_MARKER_TYPES, NUM_ROT, PH_PLACE
 from envs.engine.rng import splitmix64
 
 LOOKAHEAD_TURNS = 3  # each iteration: my candidate, then this many turns of greedy play by both seats
@@ -83,7 +81,7 @@ _KEEP = MAX_PLACED + 48  # scratch for placement_value: marker states of the pla
 @njit(cache=True)
 def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> float:
     """``board_value(s, p)`` if this turn's tile went to cell c turned rot, found by placing it with
-    the core's ``place_tile`` and taking it back: ``s`` is left exactly as it was (no record copy)."""
+    the rules' ``place_tile`` (simulation.py) and taking it back: ``s`` is left exactly as it was (no record copy)."""
     n = s.n_placed[p]
     tile = s.tile
     for i in range(n):

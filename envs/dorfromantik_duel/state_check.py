@@ -17,8 +17,8 @@ import itertools
 
 import numpy as np
 
-from envs.dorfromantik_duel import core
-from envs.dorfromantik_duel.core import MAX_PLACED
+from envs.dorfromantik_duel.areas import relabel_areas
+from envs.dorfromantik_duel.placement import is_legal, legal_into
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
     DIR_Q,
@@ -41,6 +41,8 @@ from envs.dorfromantik_duel.rules import (
     num_cells,
     on_board,
 )
+from envs.dorfromantik_duel.scoring import score_board
+from envs.dorfromantik_duel.state import MAX_PLACED
 from envs.dorfromantik_duel.state_check_modules import check_module_scores, check_modules
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
@@ -105,7 +107,7 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
     holder[0] = rec
     h = holder[0]
     for p in range(NUM_PLAYERS):
-        core.relabel_areas(h, p)
+        relabel_areas(h, p)
         cells = rec["order"][p, : int(rec["n_placed"][p])]
         for key in ("label", "area_size", "area_open"):
             if not np.array_equal(h[key][p][:, cells], rec[key][p][:, cells]):
@@ -398,7 +400,7 @@ def _scores(rec: np.void, holder: np.ndarray) -> None:
     fresh = not rec["n_placed"].any() and not any(np.any(rec[k]) for k in keys)  # as reset leaves it
     again = holder.copy()
     for p in range(NUM_PLAYERS):
-        core.score_board(again[0], p)
+        score_board(again[0], p)
     for key in keys:
         if not fresh and not np.array_equal(again[0][key], rec[key]):
             fail(f"state field {key!r} does not match the boards (score pad recomputed)")
@@ -427,14 +429,14 @@ def _to_act(rec: np.void, radius: int, holder: np.ndarray) -> None:
         if not 0 <= a < num_actions(radius, bool(rec["module_poi"])):
             fail("state field 'pending' out of range")
         h["current"] = 0
-        legal = core.is_legal(h, 0, a)
+        legal = is_legal(h, 0, a)
         h["current"] = cur
         if not legal:
             fail("state field 'pending' holds an action seat 0 could not have taken")
     elif int(pend[0]) != -1:
         fail("state field 'pending' set while seat 0 has not chosen")
     mask = np.zeros(num_actions(radius, bool(rec["module_poi"])), np.int8)
-    if core.legal_into(h, mask) < 1:
+    if legal_into(h, mask) < 1:
         fail(f"state: seat {cur} is to act but has no legal action")
 
 

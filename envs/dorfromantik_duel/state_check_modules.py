@@ -1,10 +1,10 @@
 """Checks of the modules' fields in a deserialized or hand-edited record (see state_check.py):
 cleared while a module is off; with it on, indices in range, the counts the core keeps in step
-with the boards, and the decision phases as ``core.next_phase`` leaves them."""
+with the boards, and the decision phases as ``turn.next_phase`` leaves them."""
 
 import numpy as np
 
-from envs.dorfromantik_duel import core
+from envs.dorfromantik_duel.areas import closed_territories
 from envs.dorfromantik_duel.rules import (
     CAMERA_MARKERS,
     CARD_CLOSED,
@@ -28,11 +28,11 @@ from envs.dorfromantik_duel.rules import (
     coords_of,
     hex_distance,
 )
+from envs.dorfromantik_duel.state import MAX_PLACED
 from envs.dorfromantik_duel.tiles import NUM_LANDSCAPE, NUM_TILE_IDS, PHOTOGRAPHER_TILE, SPECIAL_FIRST
 
-MAX_PLACED = core.MAX_PLACED
 MAX_POI_POINTS = 3 * MAX_HEART_POINTS  # special tile: the 18 cells within 2 steps; cameras: 18 markers; hearts: 3 x 6
-# Every module field and the value it keeps while its module is off (core.clear_modules).
+# Every module field and the value it keeps while its module is off (setup.clear_modules).
 CARDS_OFF = {"cards": -1, "closed2": 0, "card_points": 0}
 POI_OFF = {
     "phase": 0,
@@ -182,7 +182,7 @@ def _touch(radius: int, a: int, b: int) -> bool:
 
 
 def _needs(rec: np.void, p: int, phase: int) -> bool:
-    """``core.seat_needs``: whether seat p has a decision in this phase."""
+    """``module_poi.seat_needs``: whether seat p has a decision in this phase."""
     if phase == PH_HEART:
         return bool(rec["ask_heart"][p])
     if phase == PH_HEART + 1:
@@ -193,7 +193,7 @@ def _needs(rec: np.void, p: int, phase: int) -> bool:
 
 
 def _phase(rec: np.void) -> None:
-    """``core.next_phase`` runs the phases in order and ends the turn when none is needed: earlier
+    """``turn.next_phase`` runs the phases in order and ends the turn when none is needed: earlier
     phases are settled, and the seats acting now are exactly those the phase concerns."""
     phase = int(rec["phase"]) if not rec["done"] else PH_PLACE
     if rec["done"] and int(rec["phase"]) != PH_PLACE:
@@ -220,7 +220,7 @@ def check_module_scores(rec: np.void, h: np.void) -> None:
         closed2 = rec["closed2"]
         for p in range(NUM_PLAYERS):
             for k in range(3):
-                if int(closed2[p, k]) > core.closed_territories(h, p, k, COUNTED_SIZE):
+                if int(closed2[p, k]) > closed_territories(h, p, k, COUNTED_SIZE):
                     _fail("state field 'closed2': more closed territories than the board has")
         for k in range(3):
             kind = int(rec["cards"][k])
@@ -248,7 +248,7 @@ def check_module_scores(rec: np.void, h: np.void) -> None:
             first, second, both = CLOSED_CARD_POINTS
             for p in range(NUM_PLAYERS):
                 mine, theirs = int(points[p, k]), int(points[1 - p, k])
-                if mine and core.closed_territories(h, p, k, CLOSED_CARD_SIZE) == 0:
+                if mine and closed_territories(h, p, k, CLOSED_CARD_SIZE) == 0:
                     _fail("state field 'card_points': a closed 5+ card scored without such a territory")
                 if (
                     (mine == first and theirs not in (0, second))

@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel import kernels
 from envs.dorfromantik_duel.rules import DEFAULT_RADIUS
 from envs.dorfromantik_duel.tiles import FOREST, NUM_TILES, VILLAGE
 from tests import common
-from tests.dorfromantik_duel import reference
+from tests.dorfromantik_duel import referee, reference
 from tests.dorfromantik_duel.test_properties import NUM_GAMES, _disturb_numba_global_rng, board_of
 
 HEAD_START = 9  # completed tasks at the start (0..9 by game), so the 4th, 7th and 10th come up
@@ -22,7 +21,7 @@ SPECIAL_TERRAIN = {69: VILLAGE, 70: 2, 71: FOREST}  # school, barn (grain), oak
 
 @pytest.fixture(scope="module")
 def games() -> np.ndarray:
-    return kernels.random_games(NUM_GAMES, DEFAULT_RADIUS, 0, True, True, HEAD_START)
+    return referee.random_games(NUM_GAMES, DEFAULT_RADIUS, 0, True, True, HEAD_START)
 
 
 def closed_counts(board: dict) -> tuple[list[int], list[int]]:
@@ -123,7 +122,7 @@ def test_deterministic_with_both_modules(games):
     random.seed(12345)
     np.random.seed(54321)
     _disturb_numba_global_rng(999)
-    again = kernels.random_games(NUM_GAMES, DEFAULT_RADIUS, 0, True, True, HEAD_START)
+    again = referee.random_games(NUM_GAMES, DEFAULT_RADIUS, 0, True, True, HEAD_START)
     assert again.tobytes() == games.tobytes()
     common.check_deterministic_despite_global_rng(
         partial(duel.env, module_task_cards=True, module_points_of_interest=True), seeds=range(3)
@@ -131,13 +130,13 @@ def test_deterministic_with_both_modules(games):
 
 
 def test_no_hidden_information_leaks_with_both_modules():
-    states = kernels.new_states(DEFAULT_RADIUS, 2, True, True)
+    states = referee.new_states(DEFAULT_RADIUS, 2, True, True)
     raw = states.view(np.uint8).reshape(2, -1)
     env = duel.raw_env(module_task_cards=True, module_points_of_interest=True)
     obs = [np.zeros(env.game.obs_size, np.float32) for _ in range(2)]
     masks = [np.zeros(env.game.num_actions, np.int8) for _ in range(2)]
     seeds = np.arange(NUM_GAMES, dtype=np.uint64) + np.uint64(777)
-    checked, leaks, public, reshuffled, repicked = kernels.hidden_info_probe(
+    checked, leaks, public, reshuffled, repicked = referee.hidden_info_probe(
         states, raw, seeds, *obs, *masks, HEAD_START
     )
     assert checked == 2 * NUM_GAMES and leaks == 0 and public == 0

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel.core import M1_CARDS, NUM_PLANES, VEC_SIZE, obs_size
+from envs.dorfromantik_duel.core import layout, obs_size
 from envs.dorfromantik_duel.rules import CARD_KINDS, cell_of
 from envs.engine import IllegalActionError
 
@@ -57,15 +57,13 @@ def test_setup_reveals_one_card_per_landscape_at_random_and_both_seats_see_them(
         assert set(cards) == {"forest", "grain", "village"}
         for land, card in cards.items():
             seen[land].add(card["card"])
-        base = 2 * NUM_PLANES * RADIUS_CELLS + VEC_SIZE + M1_CARDS
+        base = layout(RADIUS, True).offset("task_cards")
         mine, theirs = (env.observe(a)["observation"][base : base + 9] for a in ("player_0", "player_1"))
         assert np.array_equal(mine, theirs) and mine.sum() == 3
         for k, land in enumerate(("forest", "grain", "village")):
             assert mine[k * 3 + CARD_KINDS.index(cards[land]["card"])] == 1
     assert all(s == set(CARD_KINDS) for s in seen.values()), "each of the 3 cards of a landscape can come up"
 
-
-RADIUS_CELLS = (2 * RADIUS + 1) ** 2
 
 # Two forest territories of 4 tiles, each closed at 5 by one more tile: seat 0's by L13 at q=1 r=0
 # (rot 2), seat 1's by L23 at q=-1 r=0 (rot 3); the stacks hold neither board's tiles.

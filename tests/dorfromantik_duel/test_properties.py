@@ -6,11 +6,10 @@ import numba
 import numpy as np
 
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel import kernels
 from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, MK_DONE, MK_OPEN
 from envs.dorfromantik_duel.tiles import NUM_LANDSCAPE
 from tests import common
-from tests.dorfromantik_duel import reference
+from tests.dorfromantik_duel import referee, reference
 
 NUM_GAMES = 10_000
 
@@ -84,7 +83,7 @@ def check_score(snap, p, board, known) -> int:
 
 def test_ten_thousand_random_games_keep_every_invariant():
     """Tile conservation, legal contacts, territories, markers and scores, recounted for every game."""
-    games = kernels.random_games(NUM_GAMES, DEFAULT_RADIUS)
+    games = referee.random_games(NUM_GAMES, DEFAULT_RADIUS)
     for snap in games:
         check_tiles_conserved(snap)
         totals = []
@@ -106,11 +105,11 @@ def _disturb_numba_global_rng(seed):
 
 
 def test_deterministic_with_the_global_generators_disturbed():
-    quiet = kernels.random_games(NUM_GAMES, DEFAULT_RADIUS)
+    quiet = referee.random_games(NUM_GAMES, DEFAULT_RADIUS)
     random.seed(12345)
     np.random.seed(54321)
     _disturb_numba_global_rng(999)
-    noisy = kernels.random_games(NUM_GAMES, DEFAULT_RADIUS)
+    noisy = referee.random_games(NUM_GAMES, DEFAULT_RADIUS)
     assert noisy.tobytes() == quiet.tobytes()
     common.check_deterministic_despite_global_rng(duel.env, seeds=range(3))
 
@@ -118,13 +117,13 @@ def test_deterministic_with_the_global_generators_disturbed():
 def test_no_hidden_information_leaks_through_observations():
     """Resampling everything a seat cannot see (stack orders, boxed tiles, marker order, future
     chance, the other seat's unrevealed choice) leaves that seat's observation and mask unchanged."""
-    states = kernels.new_states(DEFAULT_RADIUS, 2)
+    states = referee.new_states(DEFAULT_RADIUS, 2)
     raw = states.view(np.uint8).reshape(2, -1)
     env = duel.raw_env()
     obs = [np.zeros(env.game.obs_size, np.float32) for _ in range(2)]
     masks = [np.zeros(env.game.num_actions, np.int8) for _ in range(2)]
     seeds = np.arange(NUM_GAMES, dtype=np.uint64) + np.uint64(777)
-    checked, leaks, public, reshuffled, repicked = kernels.hidden_info_probe(states, raw, seeds, *obs, *masks)
+    checked, leaks, public, reshuffled, repicked = referee.hidden_info_probe(states, raw, seeds, *obs, *masks)
     assert checked == 2 * NUM_GAMES
     assert leaks == 0 and public == 0
     assert reshuffled > 0.95 * checked, "the resampling must really move the hidden parts"

@@ -1,0 +1,303 @@
+"""Placing a tile and the legal moves: the placement rules (an empty cell next to one's tiles,
+track to track, stream to stream), the task-tile rule, putting a tile (this turn's or a special
+one) on a board with what it sets off, the frontier of cells a tile may go to, and the seat's
+legal actions in each phase."""
+
+# numba functions take state records and arrays, typed by numba rather than by hints
+
+import numpy as np
+from numba import njit
+
+from envs.dorfromantik_duel.areas import join_areas, territory_if_placed
+from envs.dorfromantik_duel.grid import (
+    HAS_LINE,
+    TURNED_EDGES,
+    action_count,
+    hex_steps,
+    next_cell,
+    occupied_neighbours,
+    on_board,
+    origin,
+    pass_action,
+    tile_edge,
+)
+from envs.dorfromantik_duel.markers import VERDICT_CANCEL, check_task_markers, marker_verdict
+from envs.dorfromantik_duel.module_poi import after_placement, poi_open
+from envs.dorfromantik_duel.rules import (
+    MK_OPEN,
+    NUM_ROT,
+    PH_HEART,
+    PH_PHOTO,
+    PH_PLACE,
+    PH_POI,
+    PH_SPECIAL,
+    POI_NONE,
+    X_HEART,
+    X_KEEP,
+    X_MOVE,
+    X_NO_HEART,
+    X_POI,
+)
+from envs.dorfromantik_duel.state import MAX_PLACED, NO_TILE
+from envs.dorfromantik_duel.tiles import (
+    NUM_LANDSCAPE,
+    NUM_TILES,
+    PHOTOGRAPHER_TILE,
+    T_CONNECTION,
+    T_DOUBLE,
+    TILE_CANON,
+    TILE_PAIR,
+    TILE_TASK,
+    TRACK,
+)
+
+MAX_LISTED = NUM_ROT * (2 * MAX_PLACED + 4)  # n tiles have at most 2n + 4 empty neighbours
+
+
+@njit(cache=True)
+def facing_edges(s, p: int, c: int, facing) -> int:
+    """The edge each neighbour of c shows towards c (-1: no tile there); returns how many touch c."""
+    n = 0
+    for d in range(NUM_ROT):
+        nb = next_cell(s, p, c, d)
+        if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
+            facing[d] = -1
+        else:
+            facing[d] = s.cell_edge[p, nb, (d + 3) % NUM_ROT]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def edges_fit(tile: int, rot: int, facing) -> bool:
+    """Track edges only against track edges, stream only against stream; the rest meet anything."""
+    for d in range(NUM_ROT):
+        f = facing[d]
+        if f < 0:
+            continue
+        e = TURNED_EDGES[tile, rot, d]
+        if (e >= TRACK or f >= TRACK) and e != f:
+            return False
+    return True
+
+
+@njit(cache=True)
+def doomed_task_placement(s, p: int, tile: int, c: int, rot: int) -> bool:
+    """A task tile may not go where its territory already exceeds N or is closed below N
+    (a connection tile: where more than N tiles already touch it)."""
+    t = TILE_TASK[tile]
+    value = s.mk_value
+    if t == T_CONNECTION:
+        return occupied_neighbours(s, p, c) > value
+    k1 = t
+    k2 = t
+    if t == T_DOUBLE:
+        k1 = TILE_PAIR[tile, 0]
+        k2 = TILE_PAIR[tile, 1]
+    size1, open1 = territory_if_placed(s, p, tile, c, rot, k1)
+    size2, open2 = size1, open1
+    if k2 != k1:
+        size2, open2 = territory_if_placed(s, p, tile, c, rot, k2)
+    return marker_verdict(t, value, size1, open1, size2, open2, 0) == VERDICT_CANCEL
+
+
+@njit(cache=True)
+def placement_ok(s, p: int, tile: int, c: int, rot: int) -> bool:
+    """The placement rules: an empty cell touching one of p's tiles (the origin for the first),
+    track edges only against track edges and stream only against stream; then the task rule."""
+    if s.cell_tile[p, c] != NO_TILE:
+        return False
+    facing = np.empty(NUM_ROT, np.int64)
+    touching = facing_edges(s, p, c, facing)
+    if s.n_placed[p] == 0:
+        if c != origin(s.radius):
+            return False
+    elif touching == 0 or not edges_fit(tile, rot, facing):
+        return False
+    if TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks:
+        return not doomed_task_placement(s, p, tile, c, rot)
+    return True
+
+
+@njit(cache=True)
+def place_tile(s, p: int, c: int, rot: int) -> None:
+    """Put this turn's tile (and its marker, open) on p's board, refresh the areas, check markers."""
+    put_tile(s, p, s.tile, c, rot)
+    if s.mk_type >= 0:
+        s.cell_mk_type[p, c] = s.mk_type
+        s.cell_mk_value[p, c] = s.mk_value
+        s.cell_mk_state[p, c] = MK_OPEN
+        s.open_markers[p] += 1
+    join_areas(s, p, c)
+    check_task_markers(s, p)
+    if s.module_poi:
+        after_placement(s, p, c, s.tile < NUM_LANDSCAPE)
+
+
+@njit(cache=True)
+def put_tile(s, p: int, tile: int, c: int, rot: int) -> None:
+    s.cell_tile[p, c] = tile
+    s.cell_rot[p, c] = rot
+    for d in range(NUM_ROT):
+        s.cell_edge[p, c, d] = tile_edge(tile, rot, d)
+    s.order[p, s.n_placed[p]] = c
+    s.n_placed[p] += 1
+    if tile < NUM_TILES:
+        s.used[p, tile] = 1
+    s.extent[p] = max(s.extent[p], hex_steps(s.radius, c))
+
+
+@njit(cache=True)
+def place_special(s, p: int, c: int, rot: int) -> None:
+    """Put the seat's special tile down; the photographer stands on his own tile."""
+    tile = s.to_place[p]
+    s.to_place[p] = -1
+    put_tile(s, p, tile, c, rot)
+    join_areas(s, p, c)
+    check_task_markers(s, p)
+    after_placement(s, p, c, False)
+    if tile == PHOTOGRAPHER_TILE:
+        s.photo_cell[p] = c
+    else:
+        s.special_cell[p] = c
+
+
+@njit(cache=True)
+def seat_acts(s, seat: int) -> bool:
+    """Seats still to decide in this phase: those acting at its start, then seat 1 alone."""
+    if s.done or not s.acts[seat]:
+        return False
+    return seat == 1 or s.current == 0
+
+
+@njit(cache=True)
+def seat_tile(s, seat: int) -> int:
+    """The tile the seat places in this phase: the turn's tile, or its special tile."""
+    return s.to_place[seat] if s.phase == PH_SPECIAL else s.tile
+
+
+@njit(cache=True)
+def legal_placements(s, seat: int, tile: int, mask) -> int:
+    """Marks the legal placements of ``tile`` in ``mask``; returns how many."""
+    out = np.empty(MAX_LISTED, np.int64)
+    count = list_placements(s, seat, tile, out)
+    for i in range(count):
+        mask[out[i]] = 1
+    return count
+
+
+@njit(cache=True)
+def list_placements(s, seat: int, tile: int, out) -> int:
+    """The legal placements of ``tile`` as actions in ``out`` (cells next to the seat's tiles, in
+    placement order of the tiles they touch); returns how many."""
+    radius = s.radius
+    w = 2 * radius + 1
+    count = 0
+    if s.n_placed[seat] == 0:
+        c = origin(radius)
+        for rot in range(NUM_ROT):
+            if (not s.distinct_rotations or TILE_CANON[tile, rot] == rot) and placement_ok(s, seat, tile, c, rot):
+                out[count] = c * NUM_ROT + rot
+                count += 1
+        return count
+    seen = np.zeros(w * w, np.uint8)
+    facing = np.empty(NUM_ROT, np.int64)
+    task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
+    for i in range(s.n_placed[seat]):
+        x = s.order[seat, i]
+        for d in range(NUM_ROT):
+            c = next_cell(s, seat, x, d)
+            if c < 0 or seen[c] or s.cell_tile[seat, c] != NO_TILE:
+                continue
+            seen[c] = 1
+            facing_edges(s, seat, c, facing)
+            lines = HAS_LINE[tile]
+            for d2 in range(NUM_ROT):
+                lines = lines or facing[d2] >= TRACK
+            for rot in range(NUM_ROT):
+                if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
+                    continue
+                if lines and not edges_fit(tile, rot, facing):
+                    continue
+                if task_rule and doomed_task_placement(s, seat, tile, c, rot):
+                    continue
+                out[count] = c * NUM_ROT + rot
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def legal_for(s, seat: int, mask) -> int:
+    """Seat's legal actions into ``mask``; ``pass`` only when no placement is legal."""
+    mask[:] = 0
+    if not seat_acts(s, seat):
+        return 0
+    extra = pass_action(s) + 1
+    if s.phase == PH_HEART:
+        mask[extra + X_HEART] = 1
+        mask[extra + X_NO_HEART] = 1
+        return 2
+    if s.phase == PH_PHOTO:
+        mask[extra + X_MOVE] = 1
+        mask[extra + X_KEEP] = 1
+        return 2
+    if s.phase == PH_POI:
+        count = 0
+        for i in range(POI_NONE + 1):
+            if poi_open(s, seat, i):
+                mask[extra + X_POI + i] = 1
+                count += 1
+        return count
+    count = legal_placements(s, seat, seat_tile(s, seat), mask)
+    if count == 0:
+        mask[extra - 1] = 1
+        count = 1
+    return count
+
+
+@njit(cache=True)
+def legal_into(s, mask) -> int:
+    """The acting seat's legal actions (the engine contract)."""
+    if s.done:
+        mask[:] = 0
+        return 0
+    return legal_for(s, s.current, mask)
+
+
+@njit(cache=True)
+def is_legal(s, seat: int, a: int) -> bool:
+    if not seat_acts(s, seat):
+        return False
+    radius = s.radius
+    if a < 0 or a >= action_count(s):
+        return False
+    if a >= pass_action(s) or s.phase != PH_PLACE and s.phase != PH_SPECIAL:
+        mask = np.zeros(action_count(s), np.int8)
+        legal_for(s, seat, mask)
+        return mask[a] == 1
+    c = a // NUM_ROT
+    rot = a % NUM_ROT
+    if not on_board(radius, c):
+        return False
+    tile = seat_tile(s, seat)
+    if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
+        return False
+    return placement_ok(s, seat, tile, c, rot)
+
+
+@njit(cache=True)
+def play_action(s, p: int, a: int) -> None:
+    """Seat p's placement (or pass) of this turn's tile."""
+    if a == pass_action(s):
+        s.used[p, s.tile] = 2  # no legal placement: the tile (and its marker) leaves p's game
+    else:
+        place_tile(s, p, a // NUM_ROT, a % NUM_ROT)
+
+
+@njit(cache=True)
+def play_special(s, p: int, a: int) -> None:
+    """Seat p's placement of its special tile; with no place for it, it leaves the game."""
+    if a == pass_action(s):
+        s.to_place[p] = -1
+    else:
+        place_special(s, p, a // NUM_ROT, a % NUM_ROT)
