@@ -100,6 +100,18 @@ class Capivari(Game):
     def move_is_public(self, seat: int, action: int) -> bool:
         return True  # every card is taken face up
 
+    def returns_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)  # +1 / -1 to the match winner / loser, 0 each in a draw
+
+    def returns_sum(self) -> float:
+        return 0.0
+
+    def rewards_at_end(self) -> bool:
+        return True
+
+    def max_game_length(self) -> int:
+        return 14 * self.config.max_rounds  # 14 cards taken a round (11 from the deck, 3 of the 4 available)
+
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)
 

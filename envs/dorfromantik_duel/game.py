@@ -134,6 +134,15 @@ class DorfromantikDuel(Game):
     def move_is_public(self, seat: int, action: int) -> bool:
         return seat == 1  # seat 1's choice ends the simultaneous decision: both choices show
 
+    def returns_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)  # +1 / -1 / 0 at the end
+
+    def returns_sum(self) -> float:
+        return 0.0
+
+    def rewards_at_end(self) -> bool:
+        return True
+
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)
 

@@ -120,6 +120,36 @@ class Game(ABC):
     def move_is_public(self, seat: int, action: int) -> bool:
         """Whether the other seats learn this move of ``seat`` as soon as it is made (not a secret choice)."""
 
+    # what results look like (OpenSpiel's GameType/GameInfo, envs.openspiel); None: not declared
+    def returns_range(self) -> tuple[float, float] | None:
+        """Lowest and highest total reward one seat can end a game with, for this config."""
+        return None
+
+    def returns_sum(self) -> float | None:
+        """What the seats' total rewards add up to in every game (0.0: zero-sum); None if it varies."""
+        return None
+
+    def rewards_at_end(self) -> bool:
+        """True if every reward comes with the move that ends the game."""
+        return False
+
+    def max_game_length(self) -> int | None:
+        """The most decisions (chance events not counted) a game of this config can take."""
+        return None
+
+    # optional explicit chance (OpenSpiel's EXPLICIT_STOCHASTIC): a game that offers it binds all four; the
+    # default path (reset_fn/step_fn drawing from s.rng) is unchanged. In this mode the core stops at each
+    # chance event (deal, draw, reveal) and the caller picks the outcome.
+    chance_reset_fn: ClassVar[Any] = None  # (s, seed): a new game stopped at its first chance event
+    chance_outcomes_fn: ClassVar[Any] = None  # (s, outcomes int64[k], probs float64[k]) -> n; 0 if none pending
+    chance_step_fn: ClassVar[Any] = None  # (s, outcome) -> 0 if applied, 1 if not an outcome now (s untouched)
+    chance_observe_fn: ClassVar[Any] = None  # (s, seat) -> (obs, mask): observe_fn for every state of this mode
+    max_chance_outcomes: ClassVar[int] = 0  # the most outcomes one chance event has
+
+    def chance_outcome_name(self, outcome: int) -> str:
+        """A chance outcome as text (``deal K``)."""
+        return f"chance {outcome}"
+
     # names ---------------------------------------------------------------------
     @abstractmethod
     def action_name(self, action: int) -> str:

@@ -122,6 +122,19 @@ class Horizonte(Game):
     def move_is_public(self, seat: int, action: int) -> bool:
         return int(action) < PREDICT_BASE  # predictions stay secret until all are in
 
+    def returns_range(self) -> tuple[float, float] | None:
+        return (-1.0, 1.0) if self.config.reward == "rank" else None
+
+    def returns_sum(self) -> float | None:
+        return 0.0 if self.config.reward == "rank" else None
+
+    def rewards_at_end(self) -> bool:
+        return self.config.reward == "rank"
+
+    def max_game_length(self) -> int:
+        c = self.config
+        return c.rounds * c.num_players * (c.hand_size + 1)  # a prediction and every card, each round
+
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)
 

@@ -5,11 +5,12 @@ from typing import Any
 import numpy as np
 
 from envs.engine.game import Game
-from envs.kuhn_poker import core
+from envs.kuhn_poker import chance, core
 from envs.kuhn_poker.determinize import determinize
 from envs.kuhn_poker.render import render_table
 from envs.kuhn_poker.rules import (
     ANTE,
+    BET,
     CARD_NAMES,
     LIVE_SEQUENCES,
     MAX_MOVES,
@@ -38,6 +39,17 @@ class KuhnPoker(Game):
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
     determinize_fn = staticmethod(determinize)
+
+    # explicit chance (chance.py): the deal as two chance events, for OpenSpiel's EXPLICIT_STOCHASTIC
+    # (envs.openspiel); the functions above, the default path, deal inside reset_fn as before
+    chance_reset_fn = staticmethod(chance.chance_reset)
+    chance_outcomes_fn = staticmethod(chance.chance_outcomes)
+    chance_step_fn = staticmethod(chance.chance_step)
+    chance_observe_fn = staticmethod(chance.chance_observe)
+    max_chance_outcomes = chance.MAX_CHANCE_OUTCOMES
+
+    def chance_outcome_name(self, outcome: int) -> str:
+        return chance.outcome_name(int(outcome))
 
     @property
     def num_players(self) -> int:
@@ -69,6 +81,19 @@ class KuhnPoker(Game):
         if not rec["done"]:
             return [0.0] * NUM_PLAYERS
         return [float(r) for r in rec["rewards"][:NUM_PLAYERS]]
+
+    def returns_range(self) -> tuple[float, float]:
+        """A hand wins or loses 1 (the antes) or 2 (antes and a called bet)."""
+        return (-float(ANTE + BET), float(ANTE + BET))
+
+    def returns_sum(self) -> float:
+        return 0.0  # zero-sum: one seat's chips are the other's
+
+    def rewards_at_end(self) -> bool:
+        return True  # paid with the move that ends the hand
+
+    def max_game_length(self) -> int:
+        return MAX_MOVES  # pass, bet, then pass or bet
 
     def move_is_public(self, seat: int, action: int) -> bool:
         return True  # every pass and bet is made in the open; only the cards are hidden

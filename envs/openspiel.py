@@ -1,0 +1,677 @@
+"""Every registered game as an OpenSpiel game, so that OpenSpiel's own algorithms run on it unchanged.
+
+``import envs.openspiel`` registers each game of ``envs.specs()`` with ``pyspiel.register_game``, through
+OpenSpiel's Python game API, as ``tabuleiro_<short name>``: ``tabuleiro_capivari``,
+``tabuleiro_horizonte``, ``tabuleiro_dorfromantik_duel``, ``tabuleiro_kuhn_poker``. After that one import,
+``pyspiel.load_game("tabuleiro_horizonte", {"num_players": 5})`` works like any OpenSpiel game. This is
+the only module that imports ``pyspiel`` (the ``peers`` extra: ``open-spiel``); it is generic over the
+specs and reads only the Game contract (``envs.engine.game``).
+
+**Declarations** (``GameType``/``GameInfo``):
+
+- dynamics: sequential, the AEC turn order. The Duel's simultaneous placement stays sequential too: in the
+  AEC turn order seat 0 chooses first but seat 1's observation does not show that choice until both have
+  chosen, so the sequential game has the same information sets as the simultaneous one.
+- information: imperfect.
+- chance: ``EXPLICIT_STOCHASTIC`` where the game offers explicit chance (``chance_outcomes_fn`` and the
+  other ``chance_*`` hooks; Kuhn poker: the deal as two chance nodes, seat 0's card then seat 1's, 3 then
+  2 outcomes, uniform). Otherwise ``SAMPLED_STOCHASTIC``: shuffles, deals and draws happen inside the
+  compiled core, from the generator in the state record, seeded from the game parameter ``seed`` (below).
+- utility, reward model, utility range, game length: from the game's ``returns_range()``, ``returns_sum()``
+  (0: zero-sum; another number: constant-sum; None: general-sum), ``rewards_at_end()`` and
+  ``max_game_length()`` where it declares them. A game that does not is declared general-sum, with rewards
+  at any move, returns within +-1e9 (the engine's bound on a reward) and at most 100,000 moves: true, but
+  loose; OpenSpiel algorithms that scale by the utility range want the game's own numbers.
+- A loaded game's type describes its config (Horizonte's ``reward="points"`` is general-sum, ``"rank"``
+  zero-sum); ``pyspiel.registered_games()`` shows the default config's.
+
+**Parameters.** Every config knob is a game parameter with our default: ints, bools, floats and strings as
+they are; a tuple knob (Horizonte's ``removed``) is a string of items separated by spaces or commas, ``""``
+for the knob's default (None) and ``"none"`` for an empty tuple. The game string writes the items
+separated by spaces, because OpenSpiel's game-string syntax splits parameters at commas. Sampled-chance
+games add ``seed`` (an int, default 0; -1 draws one from the OS): the k-th state the game deals (k = 0, 1,
+...) is the AEC env's ``reset(seed=seed + k)``. A state is dealt when it is first read, so clones and
+deserialized states never deal; and OpenSpiel's C++ side, which learns tensor shapes by observing a fresh
+state it then drops (at each C++ ``ObservationTensor`` call), does not move the count: a state only observed
+holds a draft of the next deal, which becomes it at the state's first other read. Unknown parameters and
+wrong types are refused by OpenSpiel (``SpielError``), out-of-range values by our config check
+(``ValueError`` naming the knob).
+``parameters("horizonte", removed=("O0", "C25"))`` and ``load("horizonte", num_players=3)`` convert a
+Python config.
+
+**States.** Legal actions from the core's mask; action strings are our action names (``pass``,
+``place q=2 r=-1 rot=3``; chance outcomes through ``chance_outcome_name``, ``deal K``); rewards and
+returns are the AEC env's (the record's rewards of each move, summed); ``str(state)`` is the spectator's
+``render_ansi``. An illegal action raises ``ValueError`` naming the legal ones.
+
+**Observations**, for each seat exactly what it may know (our observations are ego-centric and hide what
+the seat cannot see): ``observation_tensor`` is the game's observation vector (``state.observe(p)`` gives
+it as a float32 array; the observer's ``dict``
+holds its named pieces when the game declares a layout) and ``observation_string`` the seat's
+``render_ansi``. ``information_state_string`` is the seat's number, its own moves so far, then its
+``render_ansi``; ``information_state_tensor`` is the observation vector. Both are perfect recall only as
+far as the observation is: Kuhn poker's holds the own card and the whole betting, so its information
+states are exact (12 decision information sets, as OpenSpiel's ``kuhn_poker``); in the other games the
+observation summarizes the past (cards played, scores, boards) rather than listing every event, and the
+tensor leaves out the seat's own past moves (a one-hot of them would be longer than the Duel's
+117,847-entry observation many times over). Observer types other than one seat's private and the public
+information (``private_info=SINGLE_PLAYER``, ``public_info=True``; perfect recall or not) are refused.
+
+**Copies.** ``clone()``; ``state.serialize()`` / ``game.deserialize_state(text)`` (OpenSpiel's Python-game
+form: the history and the pickled record); ``pickle`` and ``copy`` of games and states (a pickled game
+keeps how many states it has dealt). ``pyspiel.serialize_game_and_state`` works for explicit-chance games
+only: for sampled ones OpenSpiel asks the game for a generator state its Python game API cannot supply.
+
+**resample_from_infostate(player, sampler)**, from Python (C++ algorithms cannot reach a Python method):
+for sampled-chance games the game's ``determinize_fn`` on a clone, seeded from two draws of ``sampler``
+(everything the seat cannot see, future chance included, resampled consistently with what it has seen);
+for explicit-chance games the history is replayed with chance outcomes drawn from their probabilities,
+keeping a replay only if the seat's observation matches the original's after every event (rejection
+sampling: exact under chance, moves kept as they were).
+"""
+
+import dataclasses
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import envs
+from envs.engine.entry import make_game
+from envs.engine.game import Game
+from envs.engine.kernels import kernels_of
+from envs.engine.spec import GameSpec
+
+PREFIX = "tabuleiro_"  # OpenSpiel name: PREFIX + the game's short name
+SEED = "seed"  # the game parameter that seeds sampled-chance games
+UNDECLARED_RETURN = 1e9  # |returns| bound for a game that declares none: the engine's bound on a reward
+UNDECLARED_LENGTH = 100_000  # moves, for a game that declares no max_game_length
+RESAMPLE_TRIES = 10_000  # replays tried by resample_from_infostate in explicit-chance games
+_SEED_SPAN = 1 << 64
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_STRINGS_KEPT = 100_000  # observation strings an observer of an explicit-chance game remembers
+_INT_ITEM = re.compile(r"^[+-]?\d+$")
+
+
+# -- parameters -------------------------------------------------------------------------------
+
+
+def _kind(name: str, field: dataclasses.Field) -> str:
+    """How a config knob travels as an OpenSpiel parameter: bool, int, float, str, or items in a string."""
+    default = field.default
+    for kind in (bool, int, float, str):  # bool before int: a bool is an int
+        if isinstance(default, kind):
+            return kind.__name__
+    if default is None or isinstance(default, tuple):
+        return "items"
+    raise TypeError(
+        f"{name}: config knob {field.name!r} has a default of type {type(default).__name__}, "
+        "which envs.openspiel cannot offer as an OpenSpiel parameter"
+    )
+
+
+def _knobs(spec: GameSpec) -> dict[str, tuple[dataclasses.Field, str]]:
+    fields = dataclasses.fields(spec.game.config_cls)
+    knobs = {f.name: (f, _kind(spec.name, f)) for f in fields}
+    if SEED in knobs:
+        raise TypeError(f"{spec.name}: a config knob named {SEED!r} clashes with the OpenSpiel seed parameter")
+    return knobs
+
+
+def _items_text(value: Any) -> str:
+    """A tuple knob's value as the parameter string: None -> "", () -> "none", items separated by spaces."""
+    if value is None:
+        return ""
+    if isinstance(value, (tuple, list)):
+        return " ".join(str(v) for v in value) if value else "none"
+    raise ValueError(f"a tuple knob takes a tuple, a list or None, got {value!r}")
+
+
+def _items_value(text: str) -> tuple | None:
+    """The parameter string of a tuple knob as its value (see ``_items_text``); integer items become ints."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.lower() == "none":
+        return ()
+    items = [item for item in re.split(r"[\s,]+", text) if item]
+    return tuple(int(item) if _INT_ITEM.match(item) else item for item in items)
+
+
+def _to_parameter(kind: str, value: Any) -> Any:
+    return _items_text(value) if kind == "items" else value
+
+
+def openspiel_name(game: str) -> str:
+    """The OpenSpiel name of a registered game: ``openspiel_name("capivari_v0") == "tabuleiro_capivari"``."""
+    return PREFIX + envs.spec(game).short_name
+
+
+def parameters(game: str, **config: Any) -> dict[str, Any]:
+    """OpenSpiel game parameters for a tabuleiro config (``seed=`` too, for sampled-chance games)."""
+    spec = envs.spec(game)
+    knobs = _knobs(spec)
+    out = {}
+    for key, value in config.items():
+        if key == SEED:
+            out[SEED] = value
+        elif key in knobs:
+            out[key] = _to_parameter(knobs[key][1], value)
+        else:
+            raise ValueError(f"unknown config key {key!r} for {spec.name}; known keys: {sorted(knobs)} and {SEED!r}")
+    return out
+
+
+def load(game: str, **config: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` of a tabuleiro game from a Python config: ``load("horizonte", num_players=3)``."""
+    return pyspiel.load_game(openspiel_name(game), parameters(game, **config))
+
+
+# -- declarations ------------------------------------------------------------------------------------------
+
+
+def _declared(game: Game, method: str) -> Any:
+    fn = getattr(game, method, None)
+    return fn() if callable(fn) else None
+
+
+def _explicit(game: Game) -> bool:
+    return getattr(game, "chance_outcomes_fn", None) is not None
+
+
+def _facts(game: Game) -> tuple[float, float, float | None, bool, int]:
+    """(lowest return, highest return, the returns' sum or None, rewards at the end only, most moves)."""
+    bounds = _declared(game, "returns_range")
+    lo, hi = (-UNDECLARED_RETURN, UNDECLARED_RETURN) if bounds is None else (float(bounds[0]), float(bounds[1]))
+    total = _declared(game, "returns_sum")
+    at_end = bool(_declared(game, "rewards_at_end"))
+    length = _declared(game, "max_game_length")
+    return lo, hi, None if total is None else float(total), at_end, int(length or UNDECLARED_LENGTH)
+
+
+def _game_type(spec: GameSpec, game: Game) -> pyspiel.GameType:
+    _, _, total, at_end, _ = _facts(game)
+    utility = pyspiel.GameType.Utility
+    if total is None:
+        kind = utility.GENERAL_SUM
+    else:
+        kind = utility.ZERO_SUM if total == 0.0 else utility.CONSTANT_SUM
+    explicit = _explicit(game)
+    chance = pyspiel.GameType.ChanceMode
+    specification = {name: _to_parameter(kind_, field.default) for name, (field, kind_) in _knobs(spec).items()}
+    if not explicit:
+        specification[SEED] = 0
+    return pyspiel.GameType(
+        short_name=PREFIX + spec.short_name,
+        long_name=f"tabuleiro {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance.EXPLICIT_STOCHASTIC if explicit else chance.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=kind,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL if at_end else pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=spec.seats[1],
+        min_num_players=spec.seats[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=specification,
+        default_loadable=True,
+    )
+
+
+def _game_info(game: Game) -> pyspiel.GameInfo:
+    lo, hi, total, _, length = _facts(game)
+    return pyspiel.GameInfo(
+        num_distinct_actions=game.num_actions,
+        max_chance_outcomes=int(getattr(game, "max_chance_outcomes", 0)) if _explicit(game) else 0,
+        num_players=game.num_players,
+        min_utility=lo,
+        max_utility=hi,
+        utility_sum=total,
+        max_game_length=length,
+    )
+
+
+# -- the game --------------------------------------------------------------------------------------------
+
+
+class TabuleiroGame(pyspiel.Game):
+    """One tabuleiro game with one config as an OpenSpiel game (see the module docstring)."""
+
+    spec: GameSpec  # set on each game's subclass (``_register``)
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        spec = self.spec
+        params = dict(params or {})
+        knobs = _knobs(spec)
+        name = PREFIX + spec.short_name
+        config = {}
+        for key, (_, kind) in knobs.items():
+            if key in params:
+                config[key] = _items_value(params[key]) if kind == "items" else params[key]
+        try:
+            game = make_game(spec.game, config)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        explicit = _explicit(game)
+        seed = 0
+        normal = {key: _to_parameter(kind, getattr(game.config, key)) for key, (_, kind) in knobs.items()}
+        if not explicit:
+            seed = int(params.get(SEED, 0))
+            if seed == -1:  # a seed from the OS, written into the game string so that the game reloads as it is
+                seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF
+            elif seed < 0:
+                raise ValueError(f"{name}: parameter {SEED!r} must be >= 0, or -1 for a seed from the OS; got {seed}")
+            normal[SEED] = seed
+        super().__init__(_game_type(spec, game), _game_info(game), normal)
+        self.tab = game  # the tabuleiro Game (rules bound to the config)
+        self.explicit = explicit
+        self.seed = seed
+        self.dealt = 0  # states dealt so far: the next one is reset(seed=self.seed + self.dealt)
+        self._mask = np.zeros(game.num_actions, np.int8)
+        self._zeros = (0.0,) * game.num_players
+        self._buf_step = _byte_step(game)
+        size = max(1, int(getattr(game, "max_chance_outcomes", 0)))
+        self._outcomes = np.zeros(size, np.int64)
+        self._probs = np.zeros(size, np.float64)
+        self._observe = game.chance_observe_fn if explicit else game.observe_fn
+        self._state_cls = type("TabuleiroState", (TabuleiroState,), {"_g": self})
+
+    def __reduce__(self) -> tuple:
+        return (_restore_game, (str(self), self.dealt))
+
+    def new_initial_state(self, *args: Any) -> "TabuleiroState":
+        """A new state; dealt when first read (see "Parameters" in the module docstring)."""
+        if args:
+            raise ValueError(f"{self.spec.name}: new_initial_state takes no argument, got {args!r}")
+        return self._state_cls(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
+        """The observer OpenSpiel's ``make_observation`` and the state's observation methods use."""
+        return Observer(self, iig_obs_type, params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.max_game_length() if self.explicit else 0
+
+    # Python-side shapes: no state is dealt to learn them
+    def observation_tensor_shape(self) -> list[int]:
+        return [self.tab.obs_size]
+
+    def observation_tensor_size(self) -> int:
+        return self.tab.obs_size
+
+    information_state_tensor_shape = observation_tensor_shape
+    information_state_tensor_size = observation_tensor_size
+
+    # a new state's core -----------------------------------------------------------------------------------
+    def _deal(self, draft: bool = False) -> "_Core":
+        """A new state's core: the next deal (``draft``: without claiming it yet, see ``_claim``)."""
+        states = self.tab.new_state()
+        index = -1
+        if self.explicit:
+            self.tab.chance_reset_fn(states[0], np.uint64(0))
+        else:
+            index = self.dealt
+            self.tab.reset_fn(states[0], np.uint64((self.seed + index) % _SEED_SPAN))
+            if not draft:
+                self.dealt += 1
+                index = -1
+        core = _Core(states, self._zeros, self._zeros, _TERMINAL, index)
+        core.cur = self._player(core)
+        return core
+
+    def _claim(self, core: "_Core") -> None:
+        """A draft deal read for more than its observation becomes this game's next deal, if it still is."""
+        if core.draft == self.dealt:
+            self.dealt += 1
+        core.draft = -1
+
+    def _player(self, core: "_Core") -> int:
+        """OpenSpiel's player to act in ``core``: a seat, the chance player, or terminal."""
+        rec = core.states[0]
+        if rec["done"]:
+            return _TERMINAL
+        if self._pending(rec):
+            return _CHANCE
+        return int(rec["current"])
+
+    def _pending(self, rec: np.void) -> int:
+        """Outcomes of the pending chance event (into the game's buffers); 0 at a decision or the end."""
+        if not self.explicit:
+            return 0
+        return int(self.tab.chance_outcomes_fn(rec, self._outcomes, self._probs))
+
+
+def _byte_step(game: Game) -> Callable | None:
+    """The game's ``buf_step`` kernel (a state seen as bytes: numba dispatches that faster than a record), if any."""
+    try:
+        kernels = kernels_of(game)
+    except ImportError:
+        return None
+    step = getattr(kernels, "buf_step", None)
+    return step if step is not None and kernels.STATE_DTYPE == game.new_state().dtype else None
+
+
+def _restore_game(text: str, dealt: int) -> TabuleiroGame:
+    game = pyspiel.load_game(text)
+    game.dealt = dealt
+    return game
+
+
+def _restore_state(game_text: str, dealt: int, data: str) -> "TabuleiroState":
+    return _restore_game(game_text, dealt).deserialize_state(data)
+
+
+# -- states ------------------------------------------------------------------------------------------------
+
+
+class _Core:
+    """What changes in a state: the record (an array of one, and the same bytes as ``buf``), each seat's return so
+    far and reward for the last move (tuples), and OpenSpiel's player to act. One attribute of the state, copied
+    in one call: a Python game's clone deep-copies every attribute of the state, and each copy costs (copying
+    the bytes and viewing them as a record is several times faster than copying the record)."""
+
+    __slots__ = ("states", "buf", "ret", "rew", "cur", "draft")
+
+    def __init__(self, states: np.ndarray, ret: tuple, rew: tuple, cur: int, draft: int = -1) -> None:
+        self.states = states
+        self.buf = states.view(np.uint8)
+        self.ret = ret
+        self.rew = rew
+        self.cur = cur
+        self.draft = draft  # -1; or, for a deal so far only observed, its index (TabuleiroGame._claim)
+
+    def __deepcopy__(self, memo: dict) -> "_Core":
+        twin = _Core.__new__(_Core)
+        twin.buf = self.buf.copy()
+        twin.states = twin.buf.view(self.states.dtype)
+        twin.ret, twin.rew, twin.cur, twin.draft = self.ret, self.rew, self.cur, self.draft
+        return twin
+
+    def __reduce__(self) -> tuple:
+        return (_Core, (self.states, self.ret, self.rew, self.cur, self.draft))
+
+
+class TabuleiroState(pyspiel.State):
+    """A state of a ``TabuleiroGame``: its ``_Core`` (dealt when first read); the game is a class attribute
+    of the per-game subclass, so that copies do not copy it."""
+
+    _g: TabuleiroGame
+
+    def __init__(self, game: TabuleiroGame) -> None:
+        super().__init__(game)
+        self._c: _Core | None = None
+
+    def _core(self) -> _Core:
+        c = self._c
+        if c is None:
+            c = self._c = self._g._deal()
+        elif c.draft >= 0:
+            self._g._claim(c)
+        return c
+
+    def _peek(self) -> _Core:
+        """The core for an observation only: a state nobody has read yet gets a draft deal, claimed at its
+        first other read. OpenSpiel's C++ side learns tensor shapes by observing a fresh state it then drops
+        (at every C++ ``ObservationTensor`` call); such states leave the game's deals where they were."""
+        c = self._c
+        if c is None:
+            c = self._c = self._g._deal(draft=True)
+        return c
+
+    def _rec(self) -> np.void:
+        return self._core().states[0]
+
+    # OpenSpiel's Python state API ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._core().cur
+
+    def is_terminal(self) -> bool:
+        return self._core().cur == _TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        c = self._core()
+        if c.cur != player or player < 0:
+            return []
+        mask = self._g._mask
+        self._g.tab.legal_into_fn(c.states[0], mask)
+        return np.flatnonzero(mask).tolist()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        c = self._core()
+        if c.cur != _CHANCE:
+            return []
+        g = self._g
+        n = g._pending(c.states[0])
+        return [(int(g._outcomes[i]), float(g._probs[i])) for i in range(n)]
+
+    def _apply_action(self, action: int) -> None:
+        g = self._g
+        c = self._core()
+        a = int(action)
+        if c.cur == _CHANCE:
+            if g.tab.chance_step_fn(c.states[0], a):
+                raise ValueError(f"{g.spec.name}: {a} is not an outcome of this chance event: {self.chance_outcomes()}")
+            c.rew = g._zeros
+            c.cur = g._player(c)
+            return
+        if c.cur == _TERMINAL:
+            raise ValueError(f"{g.spec.name}: the game is over; no action can be applied")
+        if not 0 <= a < g.tab.num_actions:
+            ok = False
+        elif g._buf_step is not None:
+            code = g._buf_step(c.buf, a)
+            ok = code >= 0
+        else:
+            ok = not g.tab.step_fn(c.states[0], a)
+        if not ok:
+            legal = [g.tab.action_name(b) for b in self._legal_actions(c.cur)]
+            raise ValueError(f"{g.spec.name}: action {a} is not legal for player {c.cur}; legal: {legal}")
+        rec = c.states[0]
+        rewards = rec["rewards"].tolist()[: g.tab.num_players]
+        if any(rewards):
+            c.rew = tuple(rewards)
+            c.ret = tuple(r + x for r, x in zip(c.ret, rewards, strict=True))
+        else:
+            c.rew = g._zeros
+        if g.explicit or g._buf_step is None:
+            c.cur = g._player(c)
+        else:
+            c.cur = code - 1 if code else _TERMINAL
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        tab = self._g.tab
+        if player == _CHANCE:
+            name = getattr(tab, "chance_outcome_name", None)
+            return name(int(action)) if name is not None else f"chance {int(action)}"
+        return tab.action_name(int(action))
+
+    def returns(self) -> list[float]:
+        return list(self._core().ret)
+
+    def rewards(self) -> list[float]:
+        return list(self._core().rew)
+
+    def __str__(self) -> str:
+        return self._g.tab.render_ansi(self._rec(), None)
+
+    # copies: deal first, so that a copy of an unread state continues like it -----------------------------
+    def clone(self) -> "TabuleiroState":
+        self._core()
+        return super().clone()
+
+    def serialize(self) -> str:
+        self._core()
+        return super().serialize()
+
+    def __reduce__(self) -> tuple:
+        game = self._g
+        return (_restore_state, (str(game), game.dealt, self.serialize()))
+
+    # what a seat may know ----------------------------------------------------------------------------------
+    def observe(self, player: int) -> np.ndarray:
+        """``player``'s observation vector (float32) of this state: what that seat may know."""
+        return self._g._observe(self._rec(), _checked_player(self._g, player))[0]
+
+    # from Python, the tensors without OpenSpiel's C++ shape query (which observes a fresh state)
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self.observe(self.current_player() if player is None else player).tolist()
+
+    information_state_tensor = observation_tensor
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> "TabuleiroState":
+        """A state ``player_id`` cannot tell from this one, drawn with ``probability_sampler`` (module docstring)."""
+        g = self._g
+        player = _checked_player(g, player_id)
+        self._core()
+        if g.explicit:
+            return _resample_by_replay(self, player, probability_sampler)
+        if g.tab.determinize_fn is None:
+            raise ValueError(f"{g.spec.name} has no determinize_fn: resample_from_infostate is not available")
+        bits = 0
+        for _ in range(2):
+            bits = (bits << 32) | min(int(_uniform(probability_sampler) * 2**32), 2**32 - 1)
+        twin = self.clone()
+        core = twin._core()
+        g.tab.determinize_fn(core.states[0], player, np.uint64(bits))
+        core.cur = g._player(core)
+        return twin
+
+
+def _checked_player(game: TabuleiroGame, player: Any) -> int:
+    if isinstance(player, (int, np.integer)) and not isinstance(player, bool) and 0 <= player < game.tab.num_players:
+        return int(player)
+    raise ValueError(f"{game.spec.name}: player must be a seat 0..{game.tab.num_players - 1}, got {player!r}")
+
+
+def _uniform(sampler: Callable[[], float]) -> float:
+    u = float(sampler())
+    if not 0.0 <= u <= 1.0:
+        raise ValueError(f"probability_sampler must return numbers in [0, 1], got {u}")
+    return u
+
+
+def _resample_by_replay(state: TabuleiroState, player: int, sampler: Callable[[], float]) -> TabuleiroState:
+    """Explicit chance: replay the moves with fresh chance outcomes until ``player`` sees the same at every step."""
+    g = state._g
+    events = [(int(e.player), int(e.action)) for e in state.full_history()]
+    replay = g.new_initial_state()
+    seen = [replay.observe(player).tobytes()]
+    for _, action in events:
+        replay.apply_action(action)
+        seen.append(replay.observe(player).tobytes())
+    for _ in range(RESAMPLE_TRIES):
+        twin = g.new_initial_state()
+        ok = twin.observe(player).tobytes() == seen[0]
+        for i, (who, action) in enumerate(events):
+            if not ok:
+                break
+            if who == _CHANCE:
+                action = _draw(twin.chance_outcomes(), sampler)
+            elif twin.current_player() != who or action not in twin.legal_actions():
+                ok = False
+                break
+            twin.apply_action(action)
+            ok = twin.observe(player).tobytes() == seen[i + 1]
+        if ok:
+            return twin
+    raise RuntimeError(f"{g.spec.name}: no resample matched player {player}'s observations in {RESAMPLE_TRIES} tries")
+
+
+def _draw(outcomes: list[tuple[int, float]], sampler: Callable[[], float]) -> int:
+    u = _uniform(sampler)
+    total = 0.0
+    for outcome, p in outcomes:
+        total += p
+        if u < total:
+            return outcome
+    return outcomes[-1][0]
+
+
+# -- observations ------------------------------------------------------------------------------------------
+
+
+class Observer:
+    """OpenSpiel's Python observer: ``tensor`` (with named views in ``dict``), ``set_from``, ``string_from``."""
+
+    def __init__(self, game: TabuleiroGame, iig_obs_type: Any, params: Any) -> None:
+        if isinstance(iig_obs_type, dict):  # OpenSpiel's make_observer(params) passes the parameters alone
+            iig_obs_type, params = None, iig_obs_type
+        if params:
+            raise ValueError(f"{game.spec.name}: observers take no parameters, got {params!r}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError(
+                f"{game.spec.name}: only one seat's view is offered (private_info=SINGLE_PLAYER, public_info=True), "
+                f"got {iig_obs_type}"
+            )
+        self._game = game
+        self._perfect_recall = bool(iig_obs_type.perfect_recall)
+        self._strings: dict[tuple, str] = {}  # explicit-chance games: strings by (player, history)
+        self.tensor = np.zeros(game.tab.obs_size, np.float32)
+        layout = game.tab.observation_layout()
+        self.dict = layout.split(self.tensor) if layout is not None else {"observation": self.tensor}
+
+    def set_from(self, state: TabuleiroState, player: int) -> None:
+        g = self._game
+        self.tensor[:] = g._observe(state._peek().states[0], _checked_player(g, player))[0]
+
+    def string_from(self, state: TabuleiroState, player: int) -> str:
+        g = self._game
+        key = None
+        if g.explicit:  # with every chance event explicit, the history determines the state: remember the strings
+            key = (player, tuple(state.history()))
+            text = self._strings.get(key)
+            if text is not None:
+                return text
+        text = g.tab.render_ansi(state._rec(), _checked_player(g, player))
+        if self._perfect_recall:
+            mine = [g.tab.action_name(e.action) for e in state.full_history() if e.player == player]
+            text = f"player {player}\nmy moves: {' '.join(mine) if mine else '-'}\n{text}"
+        if key is not None:
+            if len(self._strings) >= _STRINGS_KEPT:
+                self._strings.clear()
+            self._strings[key] = text
+        return text
+
+
+# -- registration ----------------------------------------------------------------------------------------
+
+
+def _register(spec: GameSpec) -> None:
+    name = PREFIX + spec.short_name
+    if name in pyspiel.registered_names():
+        return
+    game_type = _game_type(spec, make_game(spec.game, {}))
+    # a class, not a closure: OpenSpiel keeps the creator until after Python has shut down, and releasing
+    # a closure then aborts the interpreter (a class is released without harm, as OpenSpiel's own games are)
+    creator = type(f"{TabuleiroGame.__name__}_{spec.short_name}", (TabuleiroGame,), {"spec": spec})
+    pyspiel.register_game(game_type, creator)
+
+
+def names() -> list[str]:
+    """The OpenSpiel names of every registered tabuleiro game, in registration order."""
+    return [PREFIX + spec.short_name for spec in envs.specs()]
+
+
+for _spec in envs.specs():
+    _register(_spec)
+
+
+__all__ = [
+    "PREFIX",
+    "SEED",
+    "Observer",
+    "TabuleiroGame",
+    "TabuleiroState",
+    "load",
+    "names",
+    "openspiel_name",
+    "parameters",
+]
