@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from envs.engine.aec import IllegalActionError, OrderError, TabuleiroAECEnv, checked_seat
+from envs.engine.aec import IllegalActionError, OrderError, TabuleiroAECEnv
 from envs.engine.game import Game
 
 _MAGIC = b"TABUP1\n"
@@ -39,7 +39,6 @@ class TabuleiroParallelEnv(ParallelEnv):
         self.game = game
         self.render_mode = render_mode
         self.strict = strict
-        self._render_seat: int | None = None
         self.metadata = dict(self.metadata, name=game.name)
         self.aec = TabuleiroAECEnv(game, render_mode=None, strict=strict)
         self.possible_agents = list(self.aec.possible_agents)
@@ -51,12 +50,12 @@ class TabuleiroParallelEnv(ParallelEnv):
 
     @property
     def render_seat(self) -> int | None:
-        """Whose view ``render()`` shows: None for a spectator (everything), or a seat (what it may see)."""
-        return self._render_seat
+        """Whose view ``render()`` shows (kept, and checked, by the AEC env underneath)."""
+        return self.aec.render_seat
 
     @render_seat.setter
     def render_seat(self, seat: int | None) -> None:
-        self._render_seat = checked_seat(seat, self.game.num_players, "render_seat")
+        self.aec.render_seat = seat
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
