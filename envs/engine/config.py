@@ -9,6 +9,8 @@ ValueError that names the key and what is allowed: never a numba crash later.
 import dataclasses
 from typing import Any, TypeVar
 
+import numpy as np
+
 C = TypeVar("C")
 
 
@@ -32,13 +34,8 @@ def _check_type(name: str, value: Any, default: Any) -> Any:
         return value
     if expected is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            try:
-                import numpy as np
-
-                if isinstance(value, np.integer):
-                    return int(value)
-            except ImportError:  # pragma: no cover
-                pass
+            if isinstance(value, np.integer) and not isinstance(value, np.bool_):
+                return int(value)
             raise ValueError(f"config {name!r} must be an int, got {value!r}")
         return value
     if expected is float:
