@@ -32,6 +32,17 @@ Kernels (``states`` is an array of state records):
   every game ``steps_per_game`` steps; returns games finished (raw-speed measure)
 - ``random_playout(s, seed, returns)``: play one game to its end at random and add each
   seat's rewards into ``returns`` (search rollouts)
+- ``vector_advance(states, actions, learner_seat, rewards, dones, episode_seeds, opponent_rng,
+  played, played_count) -> int``: one learner decision per game, then uniformly random
+  opponents until the learner's seat is to act again or the game is over (the gymnasium
+  vector env, ``training.vector_env``). ``actions[i] < 0`` starts game i from
+  ``episode_seeds[i]``; a game with ``dones[i] == 1`` (finished by the previous call) ignores
+  its action and starts again from ``rng_next`` of its finished state (the seed written to
+  ``episode_seeds[i]``). Each start seeds ``opponent_rng[i] = splitmix64(seed ^ OPPONENT_SALT)``;
+  a game that ends before the learner's first decision is dropped and the next one started
+  the same way. ``rewards[i]``: the learner's rewards over the call; ``played[i]``: the
+  opponents' actions of the call (up to its width; ``played_count[i]`` counts them all);
+  returns the first game whose action was illegal (that game untouched), or -1
 """
 
 import importlib
@@ -133,6 +144,69 @@ def random_playout(s, seed, returns):
             returns[p] += s.rewards[p]
 """
 
+VECTOR_SOURCE = """
+@njit(cache=True)
+def _start_vector_game(s, i, episode_seeds, opponent_rng):
+    reset(s, np.uint64(episode_seeds[i]))
+    opponent_rng[i] = splitmix64(np.uint64(episode_seeds[i]) ^ np.uint64(OPPONENT_SALT))
+
+
+@njit(cache=True, parallel=True)
+def vector_advance(states, actions, learner_seat, rewards, dones, episode_seeds, opponent_rng, played, played_count):
+    n = states.shape[0]
+    bad = np.full(n, -1, np.int64)
+    for i in prange(n):
+        s = states[i]
+        seat = learner_seat[i]
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        fresh = False
+        if actions[i] < 0:
+            _start_vector_game(s, i, episode_seeds, opponent_rng)
+            fresh = True
+        elif dones[i] != 0:
+            episode_seeds[i] = _next_game_seed(s)
+            _start_vector_game(s, i, episode_seeds, opponent_rng)
+            fresh = True
+        else:
+            if step(s, actions[i]) != 0:
+                bad[i] = i
+                continue
+        rewards[i] = 0.0 if fresh else s.rewards[seat]
+        dones[i] = 0
+        played_count[i] = 0
+        while True:
+            while not s.done and s.current != seat:
+                r = splitmix64(opponent_rng[i])
+                opponent_rng[i] = r
+                a = pick_random_action(s, mask, r)
+                if played_count[i] < played.shape[1]:
+                    played[i, played_count[i]] = a
+                played_count[i] += 1
+                step(s, a)
+                rewards[i] += s.rewards[seat]
+            if s.done and fresh:
+                episode_seeds[i] = _next_game_seed(s)
+                _start_vector_game(s, i, episode_seeds, opponent_rng)
+                rewards[i] = 0.0
+                played_count[i] = 0
+                continue
+            break
+        if s.done:
+            dones[i] = 1
+    for i in range(n):
+        if bad[i] >= 0:
+            return i
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def batch_observe_seats(states, seats, obs, masks):
+    for i in prange(states.shape[0]):
+        observe_into(states[i], seats[i], obs[i], masks[i])
+"""
+
+OPPONENT_SALT = 0x0BB0_5EED_0BB0_5EED  # opponent generator of a vector-env game: splitmix64(seed ^ this)
+
 DEFAULT_RANDOM_ACTION = """
 @njit(cache=True)
 def pick_random_action(s, mask, r):
@@ -150,6 +224,8 @@ KERNEL_NAMES = (
     "batch_legal_mask",
     "random_steps",
     "random_playout",
+    "vector_advance",
+    "batch_observe_seats",
 )
 
 
@@ -165,9 +241,18 @@ def compile_kernels(namespace: dict) -> None:
     missing = [k for k in needed if k not in namespace]
     if missing:
         raise RuntimeError(f"{namespace.get('__name__')} must import {missing} from its core before compile_kernels")
-    namespace.update(np=np, njit=njit, prange=prange, rng_next=rng_next, splitmix64=splitmix64, kth_legal=kth_legal)
+    namespace.update(
+        np=np,
+        njit=njit,
+        prange=prange,
+        rng_next=rng_next,
+        splitmix64=splitmix64,
+        kth_legal=kth_legal,
+        OPPONENT_SALT=OPPONENT_SALT,
+    )
     if "pick_random_action" not in namespace:
         exec(compile(DEFAULT_RANDOM_ACTION, namespace["__file__"], "exec"), namespace)
     exec(compile(KERNEL_SOURCE, namespace["__file__"], "exec"), namespace)
+    exec(compile(VECTOR_SOURCE, namespace["__file__"], "exec"), namespace)
     if "STATE_DTYPE" in namespace and "observe" in namespace:  # one fixed layout: the AEC fast path
         exec(compile(BUF_SOURCE, namespace["__file__"], "exec"), namespace)
