@@ -13,7 +13,6 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _STAR = np.uint64(0x2545F4914F6CDD1D)
-_SEED_MASK = (1 << 64) - 1
 
 
 @njit(cache=True)
@@ -60,12 +59,3 @@ def rng_shuffle(s, arr, n: int) -> None:
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
-
-
-def seed_to_uint64(seed: int | None, fallback_entropy: int) -> np.uint64:
-    """Map a Python seed (any int, or None for fresh entropy) to the uint64 the core takes."""
-    if seed is None:
-        return np.uint64(fallback_entropy & _SEED_MASK)
-    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int or None, got {seed!r}")
-    return np.uint64(int(seed) & _SEED_MASK)
