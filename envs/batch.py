@@ -15,15 +15,11 @@ import numpy as np
 
 import envs
 from envs.engine.aec import IllegalActionError
+from envs.engine.checks import checked_seed, is_int
 from envs.engine.game import Game
 from envs.engine.kernels import kernels_of
-from envs.engine.seeds import checked_seed
 
 MAX_ENVS = 1 << 24  # games in one batch; far beyond memory for most games, keeps sizes sane
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 class BatchEnv:
@@ -42,11 +38,11 @@ class BatchEnv:
             game = envs.make(game, **config).game
         elif config:
             raise ValueError("pass config keywords with a game name, not with a Game instance")
-        if not _is_int(num_envs) or not 1 <= num_envs <= MAX_ENVS:
+        if not is_int(num_envs) or not 1 <= num_envs <= MAX_ENVS:
             raise ValueError(f"num_envs must be an int in [1, {MAX_ENVS}], got {num_envs!r}")
         num_envs = int(num_envs)
         most = numba.config.NUMBA_NUM_THREADS
-        if threads is not None and (not _is_int(threads) or not 1 <= threads <= most):
+        if threads is not None and (not is_int(threads) or not 1 <= threads <= most):
             raise ValueError(f"threads must be None or an int in [1, {most}], got {threads!r}")
         threads = None if threads is None else int(threads)
         # None: every core. On a busy machine (e.g. beside RLlib env runners) 1 is far faster:
@@ -127,7 +123,7 @@ class BatchEnv:
     def random_steps(self, steps_per_game: int, seed: int = 0) -> int:
         """Random legal play inside the compiled loop (raw speed); returns games finished."""
         self._check_ready()
-        if not _is_int(steps_per_game) or not 0 <= steps_per_game <= 2**40:
+        if not is_int(steps_per_game) or not 0 <= steps_per_game <= 2**40:
             raise ValueError(f"steps_per_game must be an int in [0, 2**40], got {steps_per_game!r}")
         seed = checked_seed(seed)
         with self._threads():

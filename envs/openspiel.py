@@ -80,6 +80,7 @@ import numpy as np
 import pyspiel
 
 import envs
+from envs.engine.checks import is_int
 from envs.engine.entry import make_game
 from envs.engine.game import Game
 from envs.engine.kernels import kernels_of
@@ -544,7 +545,7 @@ class TabuleiroState(pyspiel.State):
 
 
 def _checked_player(game: TabuleiroGame, player: Any) -> int:
-    if isinstance(player, (int, np.integer)) and not isinstance(player, bool) and 0 <= player < game.tab.num_players:
+    if is_int(player) and 0 <= player < game.tab.num_players:
         return int(player)
     raise ValueError(f"{game.spec.name}: player must be a seat 0..{game.tab.num_players - 1}, got {player!r}")
 

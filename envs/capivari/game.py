@@ -28,6 +28,7 @@ from envs.capivari.rules import (
     card_from_name,
 )
 from envs.capivari.state_check import check_state
+from envs.engine.checks import is_int
 from envs.engine.game import Game
 from envs.engine.layout import ObsLayout
 
@@ -265,7 +266,7 @@ class Capivari(Game):
 
 def _int_in(value: Any, lo: int, hi: int, what: str) -> int:
     """``value`` as an int in [lo, hi]: Python and numpy integers only (no bools, no floats); else ``what``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+    if not is_int(value) or not lo <= value <= hi:
         raise ValueError(what)
     return int(value)
 

@@ -36,6 +36,7 @@ from envs.dorfromantik_duel.tiles import (
     TILE_TASK,
     TRACK,
 )
+from envs.engine.checks import is_int
 from envs.engine.rng import rng_below
 
 KEYS = ("boards", "completed", "landscape", "tasks", "markers", "turn", "cards", "points_of_interest")
@@ -53,7 +54,7 @@ def tile_id(name: Any) -> int:
 
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+    if not is_int(value) or not lo <= value <= hi:
         raise ValueError(f"{what} must be an int in [{lo}, {hi}], got {value!r}")
     return int(value)
 

@@ -19,6 +19,7 @@ from envs.dorfromantik_duel.rules import (
     cell_of,
 )
 from envs.dorfromantik_duel.tiles import NUM_LANDSCAPE, NUM_TILES, PHOTOGRAPHER_TILE, SPECIAL_FIRST
+from envs.engine.checks import is_int
 
 POI_KEYS = ("taken", "hearts", "hearts_left", "photographer", "cameras", "cameras_left")
 
@@ -44,7 +45,7 @@ def _per_seat(poi: dict, key: str, default: Any) -> list:
 
 
 def _count(value: Any, what: str, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= hi:
+    if not is_int(value) or not 0 <= value <= hi:
         raise ValueError(f"{what} must be an int in [0, {hi}], got {value!r}")
     return int(value)
 

@@ -24,13 +24,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.engine.game import Game
+from envs.engine.checks import checked_seat, is_int, seed_to_uint64
+from envs.engine.game import MAX_REWARD, Game
 from envs.engine.kernels import kernels_of
-from envs.engine.seeds import seed_to_uint64
 
 _MAGIC = b"TABU2\n"
 _OLD_MAGICS = (b"TABU1\n",)
-_MAX_REWARD = 1e9  # |reward| a header may hold; far beyond any game's scores, finite
 
 
 class IllegalActionError(ValueError):
@@ -196,7 +195,7 @@ class TabuleiroAECEnv(AECEnv):
             self.render()
 
     def _checked_action(self, action: Any) -> int:
-        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        if is_int(action):
             a = int(action)
             if 0 <= a < self.game.num_actions:
                 return a
@@ -377,15 +376,6 @@ def _byte_functions(game: Game) -> tuple[Any, Any]:
     return k.buf_step, k.buf_observe
 
 
-def checked_seat(seat: Any, num_players: int, what: str) -> int | None:
-    """``seat`` as an int in [0, num_players), or None; ValueError naming ``what`` otherwise."""
-    if seat is None:
-        return None
-    if isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_)) and 0 <= seat < num_players:
-        return int(seat)
-    raise ValueError(f"{what} must be None or a seat 0..{num_players - 1}, got {seat!r}")
-
-
 def _checksum(header: dict, raw: bytes) -> str:
     """sha256 over the header (all but its checksum, canonical JSON) and the record bytes."""
     rest = {k: v for k, v in header.items() if k != "sha256"}
@@ -393,17 +383,16 @@ def _checksum(header: dict, raw: bytes) -> str:
 
 
 def _finite_rewards(value: Any, agents: list[str], what: str) -> dict[str, float]:
-    ok = isinstance(value, dict) and list(value) == agents
-    if ok:
-        out = {}
-        for agent, v in value.items():
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= _MAX_REWARD:
-                ok = False
-                break
-            out[agent] = float(v)
-    if not ok:
+    finite = (
+        isinstance(value, dict)
+        and list(value) == agents
+        and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= MAX_REWARD for v in value.values()
+        )
+    )
+    if not finite:
         raise ValueError(f"state header: {what} must map each agent {agents} to a finite number")
-    return out
+    return {agent: float(v) for agent, v in value.items()}
 
 
 def _checked_bookkeeping(header: dict, rec: np.void, possible: list[str]) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from envs.engine.config import build_config
 from envs.engine.layout import ObsLayout
 from envs.engine.record import header_fields  # noqa: F401  (the record header is part of the contract)
 
+MAX_REWARD = 1e9  # |reward| a state or a header may hold: far beyond any game's scores, and finite
+
 
 class Game(ABC):
     """One game's rules bound to one validated config.
@@ -102,7 +104,7 @@ class Game(ABC):
         if not (-1 <= cur < n) or (cur == -1) != bool(rec["done"]):
             raise ValueError(f"state field 'current'={cur} is inconsistent")
         rewards = np.asarray(rec["rewards"], np.float64)
-        if not np.isfinite(rewards).all() or np.abs(rewards).max() > 1e9 or rewards[n:].any():
+        if not np.isfinite(rewards).all() or np.abs(rewards).max() > MAX_REWARD or rewards[n:].any():
             raise ValueError(f"state field 'rewards' {rewards.tolist()} must be finite, zero beyond seat {n - 1}")
         if int(rec["rng"]) == 0:
             raise ValueError("state field 'rng' is 0, a state the generator never reaches")

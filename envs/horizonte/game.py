@@ -4,6 +4,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.engine.checks import is_int
 from envs.engine.game import Game
 from envs.engine.layout import ObsLayout
 from envs.horizonte import core
@@ -25,7 +26,7 @@ _OPTION_KEYS = ("hands", "dragon", "dog", "predictions", "round", "scores")
 
 
 def _seat(value: Any, n: int, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < n:
+    if not is_int(value) or not 0 <= value < n:
         raise ValueError(f"option {key!r} must be a seat 0..{n - 1}, got {value!r}")
     return int(value)
 
@@ -33,7 +34,7 @@ def _seat(value: Any, n: int, key: str) -> int:
 def _ints(value: Any, n: int, lo: int, hi: int, key: str) -> list[int]:
     ok = isinstance(value, (list, tuple)) and len(value) == n
     if ok:
-        ok = all(not isinstance(v, bool) and isinstance(v, (int, np.integer)) and lo <= v <= hi for v in value)
+        ok = all(is_int(v) and lo <= v <= hi for v in value)
     if not ok:
         raise ValueError(f"option {key!r} must be a list of {n} ints in [{lo}, {hi}], got {value!r}")
     return [int(v) for v in value]
@@ -163,7 +164,7 @@ class Horizonte(Game):
             rec["dog"] = _seat(options["dog"], n, "dog")
         if "round" in options:
             rnd = options["round"]
-            if isinstance(rnd, bool) or not isinstance(rnd, (int, np.integer)) or not 1 <= rnd <= c.rounds:
+            if not is_int(rnd) or not 1 <= rnd <= c.rounds:
                 raise ValueError(f"option 'round' must be 1..{c.rounds}, got {rnd!r}")
             rec["rounds_done"] = int(rnd) - 1
         if "scores" in options:
