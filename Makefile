@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install $(TORCH)
-	$(PY) -m pip install -e '.[dev,rl,peers]'
+	$(PY) -m pip install -e '.[dev,rl,peers,pgx]'
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -11,7 +11,9 @@ process. A "step" is one player decision (chance events are not counted).
   a random legal action from the mask each turn
 - peers: pyspiel ``oh_hell``, ``hearts``, ``hex`` (with and without the information-state
   tensor and legal-action mask read at every decision) and PettingZoo ``connect_four_v3``
-  and ``tictactoe_v3`` through the same AEC loop as ours
+  and ``tictactoe_v3`` through the same AEC loop as ours; Pgx ``hex``, ``connect_four``,
+  ``kuhn_poker``, ``leduc_holdem`` (random play inside ``jax.jit``, observations included, all
+  cores) at the batch sizes of our raw kernel (``benchmarks.pgx_peer``)
 """
 
 import importlib
@@ -30,10 +32,12 @@ from tqdm import tqdm
 
 import envs
 from agents.ismcts import iterations_per_second
+from benchmarks.pgx_peer import PEER_PGX, pgx_available, pgx_runner
 from envs.batch import BatchEnv
 
 PEER_SPIEL = ("oh_hell", "hearts", "hex")
 PEER_PETTINGZOO = ("connect_four_v3", "tictactoe_v3")
+PGX_REFERENCE = {"dorfromantik_duel_v0": "hex", "kuhn_poker_v0": "kuhn_poker"}  # our game -> its Pgx peer
 MAX_REPEATS = 100  # bounds of --repeats and --seconds (a figure takes at most 100 min)
 MAX_SECONDS = 60.0
 
@@ -230,6 +234,8 @@ def run_bench(
     sizes = [16, 256] if quick else [1, 16, 256, 4096]
     thread_counts = sorted({1, cores})
     spiel_ok, pz_ok, why = peers_available() if peers else (False, False, "peers skipped (--no-peers)")
+    pgx_ok, pgx_why = pgx_available() if peers else (False, "")
+    why = "; ".join(w for w in (why, pgx_why) if w)
 
     jobs: list[tuple[str, Callable[[], Any]]] = []
     results: dict[str, Any] = {
@@ -238,6 +244,7 @@ def run_bench(
         "seconds_per_repeat": seconds,
         "games": {},
         "peers": {},
+        "pgx": {},
         "skipped": why,
     }
     for g in games:
@@ -254,11 +261,11 @@ def run_bench(
                         _store(r["raw"], f"{t}x{n}", lambda g=g, t=t, n=n: raw_rates(g, t, n, seconds, repeats)),
                     )
                 )
-        for t in thread_counts:
+        for t, n in batch_api_sizes(thread_counts, quick):
             jobs.append(
                 (
-                    f"{g} batch API {t}T",
-                    _store(r["batch_api"], str(t), lambda g=g, t=t: batch_api_rate(g, 256, seconds, repeats, t)),
+                    f"{g} batch API {t}T x{n}",
+                    _store(r["batch_api"], f"{t}x{n}", lambda g=g, t=t, n=n: batch_api_rate(g, n, seconds, repeats, t)),
                 )
             )
         jobs.append(
@@ -280,12 +287,32 @@ def run_bench(
             jobs.append(
                 (key, _store(results["peers"], key, lambda n=name: aec_loop_rate(pettingzoo_peer(n), seconds, repeats)))
             )
+    if pgx_ok:
+        # --quick: only the Pgx peers of the games benched (each batch size is a JIT compile of several seconds)
+        pgx_games = [PGX_REFERENCE[g] for g in games if g in PGX_REFERENCE] if quick else PEER_PGX
+        for name in pgx_games:
+            rates = results["pgx"][name] = {}
+            for n in sizes:
+                jobs.append(
+                    (f"pgx {name} x{n}", _store(rates, str(n), lambda m=name, n=n: pgx_rate(m, n, seconds, repeats)))
+                )
     bar = tqdm(jobs, desc="bench", unit="measure")
     for label, job in bar:
         bar.set_postfix_str(label)
         job()
     results["ratios"] = ratios(results)
     return results
+
+
+def batch_api_sizes(thread_counts: list[int], quick: bool) -> list[tuple[int, int]]:
+    """(threads, games) of the batch API figures: 256 games on each thread count, and 4096 on all cores."""
+    sizes = [(t, 256) for t in thread_counts]
+    return sizes if quick else sizes + [(thread_counts[-1], 4096)]
+
+
+def pgx_rate(name: str, batch: int, seconds: float, repeats: int) -> float:
+    """Steps/s of Pgx's ``name`` with ``batch`` games, random play and observations inside ``jax.jit``."""
+    return timed_rate(pgx_runner(name, batch), seconds, repeats)
 
 
 def _store(target: dict, key: str, measure: Callable[[], Any]) -> Callable[[], None]:
@@ -310,6 +337,16 @@ def ratios(results: dict) -> dict[str, float]:
             out[f"{g} raw 1 thread / {ref}"] = raw1 / peers[ref]
         if "pettingzoo connect_four_v3" in peers:
             out[f"{g} AEC / pettingzoo connect_four_v3"] = r["aec"] / peers["pettingzoo connect_four_v3"]
+        pgx_ref = PGX_REFERENCE.get(g)
+        pgx = results.get("pgx", {}).get(pgx_ref, {})
+        for key, rate in r.get("batch_api", {}).items():
+            threads, n = key.split("x")
+            if n in pgx and int(threads) > 1:
+                out[f"{g} batch API {threads}T x{n} / pgx {pgx_ref} x{n}"] = rate / pgx[n]
+        for key, (steps, _) in r["raw"].items():
+            threads, n = key.split("x")
+            if n == "4096" and n in pgx and int(threads) > 1:
+                out[f"{g} raw {threads}T x{n} / pgx {pgx_ref} x{n}"] = steps / pgx[n]
     return out
 
 
@@ -329,8 +366,9 @@ def format_table(results: dict) -> str:
         for key, (steps, games) in r["raw"].items():
             threads, batch = key.split("x")
             lines.append(f"{g + f' raw kernel, {threads} thread(s), {batch} games':<56}{steps:>14,.0f}{games:>12,.0f}")
-        for t, rate in r["batch_api"].items():
-            lines.append(f"{g + f' batch API from Python, {t} thread(s), 256 games':<56}{rate:>14,.0f}")
+        for key, rate in r["batch_api"].items():
+            threads, batch = key.split("x")
+            lines.append(f"{g + f' batch API from Python, {threads} thread(s), {batch} games':<56}{rate:>14,.0f}")
         lines.append(f"{g + ' AEC env() loop (obs+mask every turn)':<56}{r['aec']:>14,.0f}")
         if r.get("ismcts_iterations_per_s"):
             lines.append(f"{g + ' IS-MCTS iterations/s':<56}{r['ismcts_iterations_per_s']:>14,.0f}")
@@ -341,6 +379,9 @@ def format_table(results: dict) -> str:
         lines.append("")
     for key, rate in results["peers"].items():
         lines.append(f"{key:<56}{rate:>14,.0f}")
+    for name, rates in results.get("pgx", {}).items():
+        for n, rate in rates.items():
+            lines.append(f"{f'pgx {name}, all cores, {n} games (obs included)':<56}{rate:>14,.0f}")
     if results["skipped"]:
         lines.append(f"skipped: {results['skipped']}")
     if results["ratios"]:
@@ -360,7 +401,7 @@ def plot(results: dict, path: str) -> None:
     for g, r in results["games"].items():
         short = g.replace("_v0", "")
         raw1 = max(v[0] for k, v in r["raw"].items() if k.startswith("1x"))
-        batch1 = r["batch_api"].get("1", 0.0)
+        batch1 = r["batch_api"].get("1x256", 0.0)
         for label, v in ((f"{short} raw 1T", raw1), (f"{short} batch API 1T", batch1), (f"{short} AEC", r["aec"])):
             labels.append(label)
             values.append(v)
@@ -369,12 +410,18 @@ def plot(results: dict, path: str) -> None:
         labels.append(key)
         values.append(rate)
         colours.append("tab:gray")
+    for name, rates in results.get("pgx", {}).items():
+        if rates:
+            n = max(rates, key=int)
+            labels.append(f"pgx {name} x{n}")
+            values.append(rates[n])
+            colours.append("tab:orange")
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [3, 2]})
     ax1.barh(labels, values, color=colours)
     ax1.set_xscale("log")
     ax1.invert_yaxis()
     ax1.set_xlabel("steps per second (log scale)")
-    ax1.set_title("tabuleiro (blue) vs OpenSpiel / PettingZoo (grey)")
+    ax1.set_title("tabuleiro (blue) vs OpenSpiel / PettingZoo (grey) and Pgx (orange)")
     for g, r in results["games"].items():
         by_threads: dict[str, list[tuple[int, float]]] = {}
         for key, (steps, _) in r["raw"].items():
