@@ -20,9 +20,8 @@ def longest_line(s, p: int, k: int) -> int:
     """Tiles in p's longest track (k = K_TRACK) or stream (K_STREAM)."""
     best = 0
     for i in range(s.n_placed[p]):
-        c = s.order[p, i]
-        if s.label[p, k, c] == c:
-            best = max(best, s.area_size[p, k, c])
+        if s.area_root[p, k, i] == i:
+            best = max(best, s.area_size[p, k, i])
     return best
 
 
