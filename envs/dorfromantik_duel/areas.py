@@ -126,27 +126,19 @@ def territory(s, p: int, k: int, c: int):
 
 
 @njit(cache=True)
-def facing_roots(s, p: int, c: int, facing, roots) -> int:
-    """The edge each neighbour of c shows towards c (-1: no tile there) and the root of the area
-    that edge belongs to (-1: none); returns how many tiles touch c."""
-    n = 0
+def facing_roots(s, p: int, c: int, facing, roots) -> None:
+    """The root of the area each edge ``facing`` c belongs to (-1: no tile there, or meadow)."""
     for d in range(NUM_ROT):
-        nb = next_cell(s, p, c, d)
-        if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
-            facing[d] = -1
-            roots[d] = -1
-            continue
-        f = s.cell_edge[p, nb, (d + 3) % NUM_ROT]
-        facing[d] = f
-        roots[d] = s.area_root[p, f - 1, s.cell_index[p, nb]] if f > 0 else -1
-        n += 1
-    return n
+        f = facing[d]
+        roots[d] = -1
+        if f > 0:
+            roots[d] = s.area_root[p, f - 1, s.cell_index[p, next_cell(s, p, c, d)]]
 
 
 @njit(cache=True)
 def territory_if_placed(s, p: int, tile: int, rot: int, k: int, facing, roots):
     """(tiles, open edges) the kind-k area through ``tile`` would have if placed turned rot at the
-    cell whose neighbours show ``facing`` (areas ``roots``, from ``facing_roots``)."""
+    cell whose neighbours show it ``facing`` (-1: no tile), of areas ``roots`` (``facing_roots``)."""
     tk = k + 1
     size = 1
     n_open = 0

@@ -11,9 +11,11 @@ from numba import njit
 from envs.dorfromantik_duel.areas import facing_roots, join_areas, territory_if_placed
 from envs.dorfromantik_duel.grid import (
     HAS_LINE,
-    TURNED_EDGES,
+    LINE_BITS,
+    LINE_CODE,
     action_count,
     hex_steps,
+    line_code,
     next_cell,
     occupied_neighbours,
     on_board,
@@ -48,23 +50,36 @@ from envs.dorfromantik_duel.tiles import (
     TILE_CANON,
     TILE_PAIR,
     TILE_TASK,
-    TRACK,
 )
 
 MAX_LISTED = NUM_ROT * MAX_FRONTIER  # every rotation in every cell next to the seat's tiles
 
 
 @njit(cache=True)
-def edges_fit(tile: int, rot: int, facing) -> bool:
-    """Track edges only against track edges, stream only against stream; the rest meet anything."""
+def facing_lines(s, p: int, c: int, facing):
+    """The edge each neighbour of c shows towards c (-1: no tile there) into ``facing``; returns
+    how many tiles touch c and the (code, mask) of the lines they show it: a tile fits when its
+    ``LINE_CODE`` agrees with ``code`` wherever ``mask`` is set (``edges_fit``)."""
+    touching = 0
+    code = 0
+    mask = 0
     for d in range(NUM_ROT):
-        f = facing[d]
-        if f < 0:
+        nb = next_cell(s, p, c, d)
+        if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
+            facing[d] = -1
             continue
-        e = TURNED_EDGES[tile, rot, d]
-        if (e >= TRACK or f >= TRACK) and e != f:
-            return False
-    return True
+        f = s.cell_edge[p, nb, (d + 3) % NUM_ROT]
+        facing[d] = f
+        touching += 1
+        mask |= 3 << (LINE_BITS * d)
+        code |= line_code(f) << (LINE_BITS * d)
+    return touching, code, mask
+
+
+@njit(cache=True)
+def edges_fit(tile: int, rot: int, code: int, mask: int) -> bool:
+    """Track edges only against track edges, stream only against stream; the rest meet anything."""
+    return (LINE_CODE[tile, rot] ^ code) & mask == 0
 
 
 @njit(cache=True)
@@ -95,14 +110,15 @@ def placement_ok(s, p: int, tile: int, c: int, rot: int) -> bool:
     if s.cell_tile[p, c] != NO_TILE:
         return False
     facing = np.empty(NUM_ROT, np.int64)
-    roots = np.empty(NUM_ROT, np.int64)
-    touching = facing_roots(s, p, c, facing, roots)
+    touching, code, lines = facing_lines(s, p, c, facing)
     if s.n_placed[p] == 0:
         if c != origin(s.radius):
             return False
-    elif touching == 0 or not edges_fit(tile, rot, facing):
+    elif touching == 0 or not edges_fit(tile, rot, code, lines):
         return False
     if TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks:
+        roots = np.empty(NUM_ROT, np.int64)
+        facing_roots(s, p, c, facing, roots)
         return not doomed_task_placement(s, p, tile, rot, facing, roots, touching)
     return True
 
@@ -254,14 +270,15 @@ def list_placements(s, seat: int, tile: int, out) -> int:
     task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
     for i in range(s.n_frontier[seat]):
         c = s.frontier[seat, i]
-        touching = facing_roots(s, seat, c, facing, roots)
-        lines = HAS_LINE[tile]
-        for d in range(NUM_ROT):
-            lines = lines or facing[d] >= TRACK
+        touching, code, lines = facing_lines(s, seat, c, facing)
+        if task_rule:
+            facing_roots(s, seat, c, facing, roots)
+        if not HAS_LINE[tile] and code == 0:
+            lines = 0  # no line on either side: every rotation fits
         for rot in range(NUM_ROT):
             if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
                 continue
-            if lines and not edges_fit(tile, rot, facing):
+            if not edges_fit(tile, rot, code, lines):
                 continue
             if task_rule and doomed_task_placement(s, seat, tile, rot, facing, roots, touching):
                 continue

@@ -18,6 +18,7 @@ import itertools
 import numpy as np
 
 from envs.dorfromantik_duel.areas import relabel_areas
+from envs.dorfromantik_duel.grid import TURNED_EDGES
 from envs.dorfromantik_duel.placement import is_legal, legal_into
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
@@ -52,7 +53,6 @@ from envs.dorfromantik_duel.tiles import (
     NUM_TILES,
     T_DOUBLE,
     TASKS_PER_TYPE,
-    TILE_EDGES,
     TILE_TASK,
     TRACK,
 )
@@ -313,11 +313,10 @@ def _board(rec: np.void, p: int, radius: int, nc: int) -> None:
     extent = max((hex_distance(*coords_of(radius, c)) for c in cells), default=0)
     if extent != int(rec["extent"][p]):
         fail("state field 'extent' does not match the board")
+    if not np.array_equal(rec["cell_edge"][p, cells], TURNED_EDGES[tiles, rec["cell_rot"][p, cells]]):
+        fail("state field 'cell_edge' does not match the tile and rotation")
     n_open = 0
     for c, tile in zip(cells, tiles.tolist(), strict=True):
-        rot = int(rec["cell_rot"][p, c])
-        if not np.array_equal(rec["cell_edge"][p, c], np.roll(TILE_EDGES[tile], rot)):
-            fail("state field 'cell_edge' does not match the tile and rotation")
         st, t, v = (int(rec[key][p, c]) for key in ("cell_mk_state", "cell_mk_type", "cell_mk_value"))
         if st == MK_NONE:
             if t != -1 or v != 0:
