@@ -45,7 +45,7 @@ def relabel_areas(s, p: int) -> None:
             n_open = 0
             while top > 0:
                 top -= 1
-                x = s.order[p, stack[top]]
+                x = np.int64(s.order[p, stack[top]])
                 size += 1
                 for d in range(NUM_ROT):
                     if s.cell_edge[p, x, d] != tk:

@@ -161,7 +161,7 @@ def place_special(s, p: int, c: int, rot: int) -> None:
     put_tile(s, p, tile, c, rot)
     join_areas(s, p, c)
     check_task_markers(s, p)
-    after_placement(s, p, c, False)
+    after_placement(s, p, c, np.bool_(False))
     if tile == PHOTOGRAPHER_TILE:
         s.photo_cell[p] = c
     else:
@@ -241,7 +241,7 @@ def index_board(s, p: int) -> None:
     n = 0
     for i in range(s.n_placed[p]):
         for d in range(NUM_ROT):
-            nb = next_cell(s, p, s.order[p, i], d)
+            nb = next_cell(s, p, np.int64(s.order[p, i]), d)
             if nb < 0 or s.cell_tile[p, nb] != NO_TILE:
                 continue
             known = False
@@ -269,7 +269,7 @@ def list_placements(s, seat: int, tile: int, out) -> int:
     roots = np.empty(NUM_ROT, np.int64)
     task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
     for i in range(s.n_frontier[seat]):
-        c = s.frontier[seat, i]
+        c = np.int64(s.frontier[seat, i])
         touching, code, lines = facing_lines(s, seat, c, facing)
         if task_rule:
             facing_roots(s, seat, c, facing, roots)
@@ -322,7 +322,7 @@ def legal_into(s, mask) -> int:
     if s.done:
         mask[:] = 0
         return 0
-    return legal_for(s, s.current, mask)
+    return legal_for(s, np.int64(s.current), mask)
 
 
 @njit(cache=True)
