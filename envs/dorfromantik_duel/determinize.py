@@ -30,7 +30,7 @@ def determinize(s, seat: int, seed: np.uint64) -> None:
     if seat == 1 and not s.done and s.current == 1 and s.acts[0]:
         mask = np.zeros(action_count(s), np.int8)
         s.current = 0
-        n = legal_for(s, 0, mask)
+        n = legal_for(s, np.int64(s.current), mask)
         s.current = 1
         k = rng_below(s, n)
         for a in range(mask.shape[0]):

@@ -68,6 +68,22 @@ def _turned_edges() -> np.ndarray:
 
 TURNED_EDGES = _turned_edges()  # [tile, rot, d]: the terrain a turned tile shows in direction d
 HAS_LINE = np.array([(TILE_EDGES[t] >= TRACK).any() for t in range(TILE_EDGES.shape[0])], np.bool_)
+LINE_BITS = 2  # per direction: 0 no line, 1 track, 2 stream (``line_code``)
+
+
+def _line_codes() -> np.ndarray:
+    """[tile, rot]: the track and stream edges of a turned tile packed, LINE_BITS per direction."""
+    lines = np.where(TURNED_EDGES >= TRACK, TURNED_EDGES - TRACK + 1, 0).astype(np.int64)
+    return (lines << (LINE_BITS * np.arange(NUM_ROT))).sum(axis=2)
+
+
+LINE_CODE = _line_codes()
+
+
+@njit(cache=True)
+def line_code(edge: int) -> int:
+    """An edge's line: 0 none, 1 track, 2 stream."""
+    return edge - TRACK + 1 if edge >= TRACK else 0
 
 
 @njit(cache=True)

@@ -26,7 +26,8 @@ def pick_random_action(s, mask, r):
     the seat's tiles, without building and scanning a mask of every action."""
     if s.phase == PH_PLACE or s.phase == PH_SPECIAL:
         listed = np.empty(MAX_LISTED, np.int64)
-        n = list_placements(s, s.current, seat_tile(s, s.current), listed)
+        seat = np.int64(s.current)
+        n = list_placements(s, seat, seat_tile(s, seat), listed)
         if n == 0:
             return pass_action(s)
         return listed[np.uint64(r) % np.uint64(n)]

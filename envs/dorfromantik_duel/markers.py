@@ -42,7 +42,7 @@ def check_task_markers(s, p: int) -> None:
     """After a placement: every open marker on p's board is completed (scores its value),
     cancelled (scores nothing) or stays open. One placement may settle several."""
     for i in range(s.n_placed[p]):
-        c = s.order[p, i]
+        c = np.int64(s.order[p, i])
         if s.cell_mk_state[p, c] != MK_OPEN:
             continue
         t = s.cell_mk_type[p, c]

@@ -35,10 +35,10 @@ def score_task_cards(s, p: int) -> int:
     most closed 2+: 8 more, 4 fewer, 6 each when equal; many closed 2+: by the card's table."""
     total = 0
     for k in range(3):
-        mine = closed_territories(s, p, k, COUNTED_SIZE)
+        mine = closed_territories(s, p, k, np.int64(COUNTED_SIZE))
         s.closed2[p, k] = mine
         if s.cards[k] == CARD_MOST:
-            theirs = closed_territories(s, 1 - p, k, COUNTED_SIZE)
+            theirs = closed_territories(s, 1 - p, k, np.int64(COUNTED_SIZE))
             if mine > theirs:
                 s.card_points[p, k] = MOST_CARD_POINTS[0]
             elif mine < theirs:
@@ -60,7 +60,7 @@ def claim_closed_cards(s) -> None:
             continue
         new = np.zeros(2, np.bool_)
         for p in range(2):
-            new[p] = s.card_points[p, k] == 0 and closed_territories(s, p, k, CLOSED_CARD_SIZE) > 0
+            new[p] = s.card_points[p, k] == 0 and closed_territories(s, p, k, np.int64(CLOSED_CARD_SIZE)) > 0
         for p in range(2):
             if not new[p]:
                 continue

@@ -183,7 +183,7 @@ def heart_points(s, p: int) -> int:
     """1 per edge of a heart tile meeting the same terrain on a neighbour, at most 6 a heart."""
     n = 0
     for i in range(s.n_placed[p]):
-        c = s.order[p, i]
+        c = np.int64(s.order[p, i])
         if not s.cell_heart[p, c]:
             continue
         n += min(matching_edges(s, p, c), MAX_HEART_POINTS)

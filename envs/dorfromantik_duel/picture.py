@@ -72,13 +72,13 @@ def _closed_areas(rec: np.void, p: int, cells: list[int]) -> list[tuple[int, set
     out = []
     for k in range(3):
         members: dict[int, set[int]] = {}
-        for c in cells:
-            lab = int(rec["label"][p, k, c])
-            if lab >= 0:
-                members.setdefault(lab, set()).add(c)
-        for lab, group in members.items():
+        for i, c in enumerate(cells):  # areas are kept by tile: its place in ``order``
+            root = int(rec["area_root"][p, k, i])
+            if root >= 0:
+                members.setdefault(root, set()).add(c)
+        for root, group in members.items():
             flagged = any(TILE_FLAG[int(rec["cell_tile"][p, c])] == k for c in group)
-            if int(rec["area_open"][p, k, lab]) == 0 and (len(group) > 1 or flagged):
+            if int(rec["area_open"][p, k, root]) == 0 and (len(group) > 1 or flagged):
                 out.append((k, group))
     return out
 

@@ -8,12 +8,14 @@ legal actions in each phase."""
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.areas import join_areas, territory_if_placed
+from envs.dorfromantik_duel.areas import facing_roots, join_areas, territory_if_placed
 from envs.dorfromantik_duel.grid import (
     HAS_LINE,
-    TURNED_EDGES,
+    LINE_BITS,
+    LINE_CODE,
     action_count,
     hex_steps,
+    line_code,
     next_cell,
     occupied_neighbours,
     on_board,
@@ -38,7 +40,7 @@ from envs.dorfromantik_duel.rules import (
     X_NO_HEART,
     X_POI,
 )
-from envs.dorfromantik_duel.state import MAX_PLACED, NO_TILE
+from envs.dorfromantik_duel.state import MAX_FRONTIER, NO_TILE
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
     NUM_TILES,
@@ -48,56 +50,56 @@ from envs.dorfromantik_duel.tiles import (
     TILE_CANON,
     TILE_PAIR,
     TILE_TASK,
-    TRACK,
 )
 
-MAX_LISTED = NUM_ROT * (2 * MAX_PLACED + 4)  # n tiles have at most 2n + 4 empty neighbours
+MAX_LISTED = NUM_ROT * MAX_FRONTIER  # every rotation in every cell next to the seat's tiles
 
 
 @njit(cache=True)
-def facing_edges(s, p: int, c: int, facing) -> int:
-    """The edge each neighbour of c shows towards c (-1: no tile there); returns how many touch c."""
-    n = 0
+def facing_lines(s, p: int, c: int, facing):
+    """The edge each neighbour of c shows towards c (-1: no tile there) into ``facing``; returns
+    how many tiles touch c and the (code, mask) of the lines they show it: a tile fits when its
+    ``LINE_CODE`` agrees with ``code`` wherever ``mask`` is set (``edges_fit``)."""
+    touching = 0
+    code = 0
+    mask = 0
     for d in range(NUM_ROT):
         nb = next_cell(s, p, c, d)
         if nb < 0 or s.cell_tile[p, nb] == NO_TILE:
             facing[d] = -1
-        else:
-            facing[d] = s.cell_edge[p, nb, (d + 3) % NUM_ROT]
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def edges_fit(tile: int, rot: int, facing) -> bool:
-    """Track edges only against track edges, stream only against stream; the rest meet anything."""
-    for d in range(NUM_ROT):
-        f = facing[d]
-        if f < 0:
             continue
-        e = TURNED_EDGES[tile, rot, d]
-        if (e >= TRACK or f >= TRACK) and e != f:
-            return False
-    return True
+        f = s.cell_edge[p, nb, (d + 3) % NUM_ROT]
+        facing[d] = f
+        touching += 1
+        mask |= 3 << (LINE_BITS * d)
+        code |= line_code(f) << (LINE_BITS * d)
+    return touching, code, mask
 
 
 @njit(cache=True)
-def doomed_task_placement(s, p: int, tile: int, c: int, rot: int) -> bool:
+def edges_fit(tile: int, rot: int, code: int, mask: int) -> bool:
+    """Track edges only against track edges, stream only against stream; the rest meet anything."""
+    return (LINE_CODE[tile, rot] ^ code) & mask == 0
+
+
+@njit(cache=True)
+def doomed_task_placement(s, p: int, tile: int, rot: int, facing, roots, touching: int) -> bool:
     """A task tile may not go where its territory already exceeds N or is closed below N
-    (a connection tile: where more than N tiles already touch it)."""
+    (a connection tile: where more than N tiles already touch it). ``facing``, ``roots`` and
+    ``touching`` describe the cell (``facing_roots``)."""
     t = TILE_TASK[tile]
     value = s.mk_value
     if t == T_CONNECTION:
-        return occupied_neighbours(s, p, c) > value
+        return touching > value
     k1 = t
     k2 = t
     if t == T_DOUBLE:
         k1 = TILE_PAIR[tile, 0]
         k2 = TILE_PAIR[tile, 1]
-    size1, open1 = territory_if_placed(s, p, tile, c, rot, k1)
+    size1, open1 = territory_if_placed(s, p, tile, rot, k1, facing, roots)
     size2, open2 = size1, open1
     if k2 != k1:
-        size2, open2 = territory_if_placed(s, p, tile, c, rot, k2)
+        size2, open2 = territory_if_placed(s, p, tile, rot, k2, facing, roots)
     return marker_verdict(t, value, size1, open1, size2, open2, 0) == VERDICT_CANCEL
 
 
@@ -108,14 +110,16 @@ def placement_ok(s, p: int, tile: int, c: int, rot: int) -> bool:
     if s.cell_tile[p, c] != NO_TILE:
         return False
     facing = np.empty(NUM_ROT, np.int64)
-    touching = facing_edges(s, p, c, facing)
+    touching, code, lines = facing_lines(s, p, c, facing)
     if s.n_placed[p] == 0:
         if c != origin(s.radius):
             return False
-    elif touching == 0 or not edges_fit(tile, rot, facing):
+    elif touching == 0 or not edges_fit(tile, rot, code, lines):
         return False
     if TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks:
-        return not doomed_task_placement(s, p, tile, c, rot)
+        roots = np.empty(NUM_ROT, np.int64)
+        facing_roots(s, p, c, facing, roots)
+        return not doomed_task_placement(s, p, tile, rot, facing, roots, touching)
     return True
 
 
@@ -141,7 +145,9 @@ def put_tile(s, p: int, tile: int, c: int, rot: int) -> None:
     for d in range(NUM_ROT):
         s.cell_edge[p, c, d] = tile_edge(tile, rot, d)
     s.order[p, s.n_placed[p]] = c
+    s.cell_index[p, c] = s.n_placed[p]
     s.n_placed[p] += 1
+    grow_frontier(s, p, c)
     if tile < NUM_TILES:
         s.used[p, tile] = 1
     s.extent[p] = max(s.extent[p], hex_steps(s.radius, c))
@@ -155,7 +161,7 @@ def place_special(s, p: int, c: int, rot: int) -> None:
     put_tile(s, p, tile, c, rot)
     join_areas(s, p, c)
     check_task_markers(s, p)
-    after_placement(s, p, c, False)
+    after_placement(s, p, c, np.bool_(False))
     if tile == PHOTOGRAPHER_TILE:
         s.photo_cell[p] = c
     else:
@@ -187,42 +193,97 @@ def legal_placements(s, seat: int, tile: int, mask) -> int:
 
 
 @njit(cache=True)
+def grow_frontier(s, p: int, c: int) -> int:
+    """After a tile went down at c: c leaves p's frontier (the order of the rest kept) and c's empty
+    neighbours that touch no other tile join it at the end, so the frontier stays in the order of
+    the tiles its cells first touch. Returns c's former place in the frontier (-1: not in it)."""
+    n = s.n_frontier[p]
+    at = -1
+    for i in range(n):
+        if s.frontier[p, i] == c:
+            at = i
+            break
+    if at >= 0:
+        for i in range(at, n - 1):
+            s.frontier[p, i] = s.frontier[p, i + 1]
+        n -= 1
+        s.frontier[p, n] = -1
+    for d in range(NUM_ROT):
+        nb = next_cell(s, p, c, d)
+        if nb >= 0 and s.cell_tile[p, nb] == NO_TILE and occupied_neighbours(s, p, nb) == 1:
+            s.frontier[p, n] = nb
+            n += 1
+    s.n_frontier[p] = n
+    return at
+
+
+@njit(cache=True)
+def shrink_frontier(s, p: int, c: int, at: int, n_before: int) -> None:
+    """Undo ``grow_frontier`` once the tile at c was taken back: c returns to its former place ``at``
+    (-1: it was not in the frontier) and the frontier its former length."""
+    n = s.n_frontier[p]
+    for i in range(n_before, n):
+        s.frontier[p, i] = -1
+    if at >= 0:
+        for i in range(n_before - 1, at, -1):
+            s.frontier[p, i] = s.frontier[p, i - 1]
+        s.frontier[p, at] = c
+    s.n_frontier[p] = n_before
+
+
+@njit(cache=True)
+def index_board(s, p: int) -> None:
+    """``cell_index`` and the frontier rebuilt from p's ``order`` (after a scenario wrote the board)."""
+    s.cell_index[p, :] = -1
+    s.frontier[p, :] = -1
+    for i in range(s.n_placed[p]):
+        s.cell_index[p, s.order[p, i]] = i
+    n = 0
+    for i in range(s.n_placed[p]):
+        for d in range(NUM_ROT):
+            nb = next_cell(s, p, np.int64(s.order[p, i]), d)
+            if nb < 0 or s.cell_tile[p, nb] != NO_TILE:
+                continue
+            known = False
+            for j in range(n):
+                known = known or s.frontier[p, j] == nb
+            if not known:
+                s.frontier[p, n] = nb
+                n += 1
+    s.n_frontier[p] = n
+
+
+@njit(cache=True)
 def list_placements(s, seat: int, tile: int, out) -> int:
-    """The legal placements of ``tile`` as actions in ``out`` (cells next to the seat's tiles, in
-    placement order of the tiles they touch); returns how many."""
-    radius = s.radius
-    w = 2 * radius + 1
+    """The legal placements of ``tile`` as actions in ``out`` (the frontier's cells in its order,
+    rotations in turn); returns how many."""
     count = 0
     if s.n_placed[seat] == 0:
-        c = origin(radius)
+        c = origin(s.radius)
         for rot in range(NUM_ROT):
             if (not s.distinct_rotations or TILE_CANON[tile, rot] == rot) and placement_ok(s, seat, tile, c, rot):
                 out[count] = c * NUM_ROT + rot
                 count += 1
         return count
-    seen = np.zeros(w * w, np.uint8)
     facing = np.empty(NUM_ROT, np.int64)
+    roots = np.empty(NUM_ROT, np.int64)
     task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
-    for i in range(s.n_placed[seat]):
-        x = s.order[seat, i]
-        for d in range(NUM_ROT):
-            c = next_cell(s, seat, x, d)
-            if c < 0 or seen[c] or s.cell_tile[seat, c] != NO_TILE:
+    for i in range(s.n_frontier[seat]):
+        c = np.int64(s.frontier[seat, i])
+        touching, code, lines = facing_lines(s, seat, c, facing)
+        if task_rule:
+            facing_roots(s, seat, c, facing, roots)
+        if not HAS_LINE[tile] and code == 0:
+            lines = 0  # no line on either side: every rotation fits
+        for rot in range(NUM_ROT):
+            if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
                 continue
-            seen[c] = 1
-            facing_edges(s, seat, c, facing)
-            lines = HAS_LINE[tile]
-            for d2 in range(NUM_ROT):
-                lines = lines or facing[d2] >= TRACK
-            for rot in range(NUM_ROT):
-                if s.distinct_rotations and TILE_CANON[tile, rot] != rot:
-                    continue
-                if lines and not edges_fit(tile, rot, facing):
-                    continue
-                if task_rule and doomed_task_placement(s, seat, tile, c, rot):
-                    continue
-                out[count] = c * NUM_ROT + rot
-                count += 1
+            if not edges_fit(tile, rot, code, lines):
+                continue
+            if task_rule and doomed_task_placement(s, seat, tile, rot, facing, roots, touching):
+                continue
+            out[count] = c * NUM_ROT + rot
+            count += 1
     return count
 
 
@@ -261,7 +322,7 @@ def legal_into(s, mask) -> int:
     if s.done:
         mask[:] = 0
         return 0
-    return legal_for(s, s.current, mask)
+    return legal_for(s, np.int64(s.current), mask)
 
 
 @njit(cache=True)

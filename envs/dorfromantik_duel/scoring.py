@@ -3,6 +3,7 @@ stream, and each module's row."""
 
 # numba functions take state records and arrays, typed by numba rather than by hints
 
+import numpy as np
 from numba import njit
 
 from envs.dorfromantik_duel.areas import territory
@@ -20,9 +21,8 @@ def longest_line(s, p: int, k: int) -> int:
     """Tiles in p's longest track (k = K_TRACK) or stream (K_STREAM)."""
     best = 0
     for i in range(s.n_placed[p]):
-        c = s.order[p, i]
-        if s.label[p, k, c] == c:
-            best = max(best, s.area_size[p, k, c])
+        if s.area_root[p, k, i] == i:
+            best = max(best, s.area_size[p, k, i])
     return best
 
 
@@ -31,14 +31,14 @@ def score_board(s, p: int) -> None:
     """The score pad as if the game ended now: tasks, flags in closed territories, longest lines, modules."""
     s.flag_points[p, :] = 0
     for i in range(s.n_placed[p]):
-        c = s.order[p, i]
+        c = np.int64(s.order[p, i])
         f = TILE_FLAG[s.cell_tile[p, c]]
         if f >= 0:
             size, n_open = territory(s, p, f, c)
             if n_open == 0:
                 s.flag_points[p, f] += size
-    s.longest[p, 0] = longest_line(s, p, K_TRACK)
-    s.longest[p, 1] = longest_line(s, p, K_STREAM)
+    for i in range(2):
+        s.longest[p, i] = longest_line(s, p, K_TRACK + i)  # track, then stream (K_STREAM)
     total = 0
     for t in range(NUM_MARKER_TYPES):
         total += s.task_points[p, t]

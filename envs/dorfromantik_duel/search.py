@@ -37,6 +37,7 @@ from envs.dorfromantik_duel.simulation import (
     play_action,
     relabel_areas,
     score_board,
+    shrink_frontier,
     tile_edge,
 )
 from envs.engine.rng import splitmix64
@@ -101,9 +102,13 @@ def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> f
     keep[o + 28] = s.extent[p]
     keep[o + 29] = s.used[p, tile]
     for k in range(NUM_KINDS):
-        keep[o + 30 + k] = s.label[p, k, c]
-        keep[o + 35 + k] = s.area_size[p, k, c]
-        keep[o + 40 + k] = s.area_open[p, k, c]
+        keep[o + 30 + k] = s.area_size[p, k, n]
+        keep[o + 35 + k] = s.area_open[p, k, n]
+    n_frontier = s.n_frontier[p]
+    at = -1
+    for i in range(n_frontier):
+        if s.frontier[p, i] == c:
+            at = i
     place_tile(s, p, c, rot)
     score_board(s, p)
     v = board_value(s, p)
@@ -114,7 +119,9 @@ def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> f
     s.cell_mk_value[p, c] = 0
     s.cell_mk_state[p, c] = MK_NONE
     s.order[p, n] = -1
+    s.cell_index[p, c] = -1
     s.n_placed[p] = n
+    shrink_frontier(s, p, c, at, n_frontier)
     for i in range(n):
         s.cell_mk_state[p, s.order[p, i]] = keep[i]
     for t in range(NUM_MARKER_TYPES):
@@ -131,9 +138,8 @@ def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> f
     s.used[p, tile] = keep[o + 29]
     relabel_areas(s, p)
     for k in range(NUM_KINDS):
-        s.label[p, k, c] = keep[o + 30 + k]
-        s.area_size[p, k, c] = keep[o + 35 + k]
-        s.area_open[p, k, c] = keep[o + 40 + k]
+        s.area_size[p, k, n] = keep[o + 30 + k]
+        s.area_open[p, k, n] = keep[o + 35 + k]
     s.last_cell[p], s.ask_heart[p], s.ask_photo[p], s.poi_due[p], s.milestones[p] = module
     return v
 

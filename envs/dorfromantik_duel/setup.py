@@ -9,6 +9,7 @@ from numba import njit
 from envs.dorfromantik_duel.areas import relabel_areas
 from envs.dorfromantik_duel.markers import MARKERS_PER_TYPE, check_task_markers
 from envs.dorfromantik_duel.module_cards import draw_task_cards
+from envs.dorfromantik_duel.placement import index_board
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
     CAMERA_MARKERS,
@@ -36,8 +37,11 @@ def clear_boards(s) -> None:
     s.cell_mk_state[:, :] = MK_NONE
     s.order[:, :] = -1
     s.n_placed[:] = 0
+    s.cell_index[:, :] = -1
     s.extent[:] = 0
-    s.label[:, :, :] = -1
+    s.frontier[:, :] = -1
+    s.n_frontier[:] = 0
+    s.area_root[:, :, :] = -1
     s.area_size[:, :, :] = 0
     s.area_open[:, :, :] = 0
     s.used[:, :] = 0
@@ -126,6 +130,7 @@ def setup_scenario(s) -> int:
     s.winner = -1
     s.rewards[:] = 0.0
     for p in range(2):
+        index_board(s, p)
         relabel_areas(s, p)
         n_open = 0
         for i in range(s.n_placed[p]):

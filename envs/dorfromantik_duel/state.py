@@ -10,6 +10,7 @@ from envs.dorfromantik_duel.tiles import NUM_LANDSCAPE, NUM_TASK, NUM_TILES
 from envs.engine.record import header_fields
 
 MAX_PLACED = NUM_TILES + 2  # the game's tiles plus Module 2's special tile and photographer's tile
+MAX_FRONTIER = 2 * MAX_PLACED + 4  # n tiles have at most 2n + 4 empty neighbours
 NO_TILE = -1
 
 
@@ -55,11 +56,16 @@ def state_dtype(radius: int) -> np.dtype:
             ("cell_mk_state", np.int8, (2, nc)),  # MK_NONE / OPEN / DONE / CANCELLED
             ("order", np.int16, (2, MAX_PLACED)),  # cells in placement order
             ("n_placed", np.int16, (2,)),
+            ("cell_index", np.int8, (2, nc)),  # the tile's place in ``order`` (-1: empty cell)
             ("extent", np.int8, (2,)),  # farthest placed tile from the origin, in steps
-            # areas: per kind, each tile's area label (its first cell) and the area's size and open edges
-            ("label", np.int16, (2, NUM_KINDS, nc)),
-            ("area_size", np.int16, (2, NUM_KINDS, nc)),
-            ("area_open", np.int16, (2, NUM_KINDS, nc)),
+            # empty cells touching the seat's tiles, in the order the tiles they touch were placed
+            ("frontier", np.int16, (2, MAX_FRONTIER)),
+            ("n_frontier", np.int16, (2,)),
+            # areas by tile (its place in ``order``): per kind, the area's root (its earliest tile,
+            # -1: no edge of that kind), and at the root the area's size in tiles and open edges
+            ("area_root", np.int8, (2, NUM_KINDS, MAX_PLACED)),
+            ("area_size", np.int16, (2, NUM_KINDS, MAX_PLACED)),
+            ("area_open", np.int16, (2, NUM_KINDS, MAX_PLACED)),
             # the score pad
             ("open_markers", np.int8, (2,)),
             ("task_points", np.int16, (2, NUM_MARKER_TYPES)),

@@ -18,6 +18,7 @@ import itertools
 import numpy as np
 
 from envs.dorfromantik_duel.areas import relabel_areas
+from envs.dorfromantik_duel.grid import TURNED_EDGES
 from envs.dorfromantik_duel.placement import is_legal, legal_into
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
@@ -35,6 +36,7 @@ from envs.dorfromantik_duel.rules import (
     NUM_PLAYERS,
     PH_PLACE,
     DorfromantikDuelConfig,
+    cell_of,
     coords_of,
     hex_distance,
     num_actions,
@@ -51,7 +53,6 @@ from envs.dorfromantik_duel.tiles import (
     NUM_TILES,
     T_DOUBLE,
     TASKS_PER_TYPE,
-    TILE_EDGES,
     TILE_TASK,
     TRACK,
 )
@@ -108,9 +109,9 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
     h = holder[0]
     for p in range(NUM_PLAYERS):
         relabel_areas(h, p)
-        cells = rec["order"][p, : int(rec["n_placed"][p])]
-        for key in ("label", "area_size", "area_open"):
-            if not np.array_equal(h[key][p][:, cells], rec[key][p][:, cells]):
+        n = int(rec["n_placed"][p])
+        for key in ("area_root", "area_size", "area_open"):
+            if not np.array_equal(h[key][p][:, :n], rec[key][p][:, :n]):
                 fail(f"state field {key!r} does not match the board (areas recomputed)")
     _scores(rec, holder)
     _to_act(rec, radius, holder)
@@ -272,7 +273,7 @@ def _board(rec: np.void, p: int, radius: int, nc: int) -> None:
     _in(rec, "cell_mk_type", -1, NUM_MARKER_TYPES - 1, rec["cell_mk_type"][p])
     _in(rec, "cell_mk_value", 0, DOUBLE_VALUE, rec["cell_mk_value"][p])
     _in(rec, "cell_mk_state", MK_NONE, MK_CANCELLED, rec["cell_mk_state"][p])
-    _in(rec, "label", -1, nc - 1, rec["label"][p])
+    _in(rec, "area_root", -1, MAX_PLACED - 1, rec["area_root"][p])
     _in(rec, "area_size", 0, MAX_PLACED, rec["area_size"][p])
     _in(rec, "area_open", 0, 6 * MAX_PLACED, rec["area_open"][p])
     cells = [int(c) for c in rec["order"][p, :n]]
@@ -295,9 +296,14 @@ def _board(rec: np.void, p: int, radius: int, nc: int) -> None:
     ):
         if np.any(rec[key][p][empty] != value):
             fail(f"state field {key!r} is set on an empty cell")
-    for key, value in (("label", -1), ("area_size", 0), ("area_open", 0)):
-        if np.any(rec[key][p][:, empty] != value):
-            fail(f"state field {key!r} is set on an empty cell")
+    for key, value in (("area_root", -1), ("area_size", 0), ("area_open", 0)):
+        if np.any(rec[key][p][:, n:] != value):
+            fail(f"state field {key!r} is set past 'n_placed'")
+    index = np.full(nc, -1, np.int64)
+    index[cells] = np.arange(n)
+    if not np.array_equal(rec["cell_index"][p], index):
+        fail("state fields 'cell_index' and 'order' disagree")
+    _frontier(rec, p, radius, cells)
     tiles = rec["cell_tile"][p, cells].astype(np.int64)
     game_tiles = tiles[tiles < NUM_TILES]
     if len(set(tiles.tolist())) != n or np.any(rec["used"][p, game_tiles] != 1):
@@ -307,11 +313,10 @@ def _board(rec: np.void, p: int, radius: int, nc: int) -> None:
     extent = max((hex_distance(*coords_of(radius, c)) for c in cells), default=0)
     if extent != int(rec["extent"][p]):
         fail("state field 'extent' does not match the board")
+    if not np.array_equal(rec["cell_edge"][p, cells], TURNED_EDGES[tiles, rec["cell_rot"][p, cells]]):
+        fail("state field 'cell_edge' does not match the tile and rotation")
     n_open = 0
     for c, tile in zip(cells, tiles.tolist(), strict=True):
-        rot = int(rec["cell_rot"][p, c])
-        if not np.array_equal(rec["cell_edge"][p, c], np.roll(TILE_EDGES[tile], rot)):
-            fail("state field 'cell_edge' does not match the tile and rotation")
         st, t, v = (int(rec[key][p, c]) for key in ("cell_mk_state", "cell_mk_type", "cell_mk_value"))
         if st == MK_NONE:
             if t != -1 or v != 0:
@@ -322,6 +327,22 @@ def _board(rec: np.void, p: int, radius: int, nc: int) -> None:
     if n_open != int(rec["open_markers"][p]):
         fail("state field 'open_markers' does not match the board")
     _shape(rec, p, radius, cells)
+
+
+def _frontier(rec: np.void, p: int, radius: int, cells: list[int]) -> None:
+    """The empty cells touching p's tiles, in the order of the tiles they first touch."""
+    placed = set(cells)
+    want: list[int] = []
+    for c in cells:
+        q, r = coords_of(radius, c)
+        for d in range(6):
+            if on_board(radius, q + DIR_Q[d], r + DIR_R[d]):
+                nb = cell_of(radius, q + DIR_Q[d], r + DIR_R[d])
+                if nb not in placed and nb not in want:
+                    want.append(nb)
+    got = rec["frontier"][p]
+    if int(rec["n_frontier"][p]) != len(want) or got[: len(want)].tolist() != want or np.any(got[len(want) :] != -1):
+        fail("state fields 'frontier'/'n_frontier' do not match the board")
 
 
 def _marker_values(t: int) -> tuple[int, ...]:

@@ -4,6 +4,7 @@ of the game."""
 
 # numba functions take state records and arrays, typed by numba rather than by hints
 
+import numpy as np
 from numba import njit
 
 from envs.dorfromantik_duel.module_cards import claim_closed_cards
@@ -67,7 +68,7 @@ def step(s, a: int) -> int:
     """A phase's choices are simultaneous: seat 0's is held back while seat 1 still chooses."""
     if s.done:
         return 1
-    p = s.current
+    p = np.int64(s.current)  # one compiled specialization: seats are int64 everywhere (not int8, not literals)
     if not is_legal(s, p, a):
         return 1
     s.rewards[:] = 0.0
@@ -79,8 +80,8 @@ def step(s, a: int) -> int:
     a1 = a if p == 1 else -1
     s.pending[:] = -1
     if s.phase == PH_PLACE:
-        play_action(s, 0, a0)
-        play_action(s, 1, a1)
+        for seat in range(2):
+            play_action(s, seat, a0 if seat == 0 else a1)
     elif s.phase == PH_HEART:
         place_hearts(s, a0, a1)
     elif s.phase == PH_PHOTO:
@@ -88,10 +89,9 @@ def step(s, a: int) -> int:
     elif s.phase == PH_POI:
         choose_points_of_interest(s, a0, a1)
     else:
-        if a0 >= 0:
-            play_special(s, 0, a0)
-        if a1 >= 0:
-            play_special(s, 1, a1)
+        for seat in range(2):
+            if (a0 if seat == 0 else a1) >= 0:
+                play_special(s, seat, a0 if seat == 0 else a1)
     next_phase(s)
     return 0
 
@@ -119,8 +119,8 @@ def end_turn(s) -> None:
     s.turn += 1
     if s.module_task_cards:
         claim_closed_cards(s)
-    score_board(s, 0)
-    score_board(s, 1)
+    for p in range(2):
+        score_board(s, p)
     s.info_version += 1
     begin_turn(s)
 
@@ -128,8 +128,8 @@ def end_turn(s) -> None:
 @njit(cache=True)
 def end_game(s) -> None:
     """Score both pads; higher total wins (+1 / -1), equal totals draw (0)."""
-    score_board(s, 0)
-    score_board(s, 1)
+    for p in range(2):
+        score_board(s, p)
     s.done = 1
     s.current = -1
     s.tile = NO_TILE

@@ -148,10 +148,10 @@ def snapshot(s, snap, steps: int) -> None:
             snap.mk_type[p, i] = s.cell_mk_type[p, c]
             snap.mk_value[p, i] = s.cell_mk_value[p, c]
             for k in range(NUM_KINDS):
-                lab = s.label[p, k, c]
-                if lab >= 0:
-                    snap.area_size[p, k, i] = s.area_size[p, k, lab]
-                    snap.area_open[p, k, i] = s.area_open[p, k, lab]
+                root = s.area_root[p, k, i]
+                if root >= 0:
+                    snap.area_size[p, k, i] = s.area_size[p, k, root]
+                    snap.area_open[p, k, i] = s.area_open[p, k, root]
 
 
 @njit(cache=True)

@@ -78,10 +78,9 @@ def mid_game_state(seed=3, steps=41):
 
 
 def _some_area(rec):
-    """(kind, label) of an area on seat 0's board."""
-    c = rec["order"][0, 0]
-    k = next(k for k in range(5) if rec["label"][0, k, c] >= 0)
-    return k, rec["label"][0, k, c]
+    """(kind, root) of an area on seat 0's board."""
+    k = next(k for k in range(5) if rec["area_root"][0, k, 0] >= 0)
+    return k, rec["area_root"][0, k, 0]
 
 
 FIELD_GARBAGE = [
@@ -89,7 +88,10 @@ FIELD_GARBAGE = [
     ("cell_tile", lambda r: r["cell_tile"].__setitem__((1, 0), 3)),
     ("cell_rot", lambda r: r["cell_rot"].__setitem__((0, r["order"][0, 0]), 9)),
     ("cell_edge", lambda r: r["cell_edge"].__setitem__((0, r["order"][0, 0], 0), 7)),
-    ("label", lambda r: r["label"].__setitem__((0, 1, r["order"][0, 0]), 30000)),
+    ("area_root", lambda r: r["area_root"].__setitem__((0, 1, 0), 100)),
+    ("cell_index", lambda r: r["cell_index"].__setitem__((0, r["order"][0, 0]), 90)),
+    ("frontier", lambda r: r["frontier"].__setitem__((0, 0), 20000)),
+    ("n_frontier", lambda r: r["n_frontier"].__setitem__(0, 300)),
     ("area_size", lambda r: r["area_size"].__setitem__((0, *_some_area(r)), 99)),
     ("area_open", lambda r: r["area_open"].__setitem__((0, *_some_area(r)), 77)),
     ("order", lambda r: r["order"].__setitem__((0, 0), -7)),
@@ -238,7 +240,9 @@ STRICT_GARBAGE = [
     ("tile", lambda r: r.__setitem__("tile", r["land"][41]), "'tile'"),
     ("turn", lambda r: r.__setitem__("turn", 1500), "'turn'"),
     ("order past n_placed", lambda r: r["order"].__setitem__((0, r["n_placed"][0]), 5), "'order'"),
-    ("label on an empty cell", lambda r: r["label"].__setitem__((0, 2, _empty_cell(r)), 30000), "'label'"),
+    ("area past n_placed", lambda r: r["area_root"].__setitem__((0, 2, r["n_placed"][0]), 0), "'area_root'"),
+    ("cell_index on an empty cell", lambda r: r["cell_index"].__setitem__((0, _empty_cell(r)), 0), "'cell_index'"),
+    ("frontier order", lambda r: r["frontier"][0, :2].__setitem__(slice(None), r["frontier"][0, 1::-1]), "'frontier'"),
     ("edge on an empty cell", lambda r: r["cell_edge"].__setitem__((0, _empty_cell(r), 0), 4), "'cell_edge'"),
     ("task_points", lambda r: r["task_points"].__setitem__((0, 3), r["task_points"][0, 3] + 1), "'task_points'"),
     ("tasks_done", lambda r: r["tasks_done"].__setitem__((1, 5), 9), "'tasks_done'"),
