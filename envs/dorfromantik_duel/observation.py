@@ -1,13 +1,19 @@
 """The Duel's observation: its layout declared once as named pieces with shapes (``envs.engine.layout``),
 and the compiled ``observe_into`` that writes it.
 
-The layout depends on the config: the radius sets each board plane's size, Module 2 adds five planes
-per board, and each module appends a block. ``layout(radius, task_cards, points_of_interest)`` declares
-it, and everything else derives from it: ``DorfromantikDuel.obs_size`` and ``observation_layout()``, the
-rules document's table (seeds/dorfromantik_duel.md, "Observation"; a test checks it against the default
-config) and the offsets the compiled code writes at. Inside a piece, the planes of a board and the
-columns of a seat's pad are small layouts of their own (``PLANES``, ``PAD``, ...), so no index is
-written by hand.
+The first piece, ``boards``, is a spatial tensor (height x width x channels, channels last, as
+PettingZoo's classic board games and Pgx lay boards out): box cell (q, r) is row r + R, column q + R,
+and its channels are my board's few (``CHANNELS``: a tile, the terrain of each edge as a scaled value,
+markers, flags) then the opponent's. A network reshapes that first piece to (H, W, C); the tile to
+place, the stacks and the score pads follow as a small vector.
+
+The layout depends on the config: the radius sets the tensor's height and width, Module 2 adds five
+channels per board, and each module appends a block to the vector. ``layout(radius, task_cards,
+points_of_interest)`` declares it, and everything else derives from it: ``DorfromantikDuel.obs_size``
+and ``observation_layout()``, the rules document's table (seeds/dorfromantik_duel.md, "Observation"; a
+test checks it against the default config) and the offsets the compiled code writes at. Inside a
+piece, the channels of a board and the columns of a seat's pad are small layouts of their own
+(``CHANNELS``, ``PAD``, ...), so no index is written by hand.
 
 numba bakes ints and NumPy arrays into machine code, not Python objects, so the compiled side reads
 each piece's offset from two small tables built here from ``layout``: with the modules switched
@@ -61,23 +67,24 @@ NUM_TERRAINS = len(TERRAIN_NAMES)
 NUM_FLAGS = len(FLAG_NAMES)
 MAX_CARD_POINTS = max(*CLOSED_CARD_POINTS, *MOST_CARD_POINTS, *MANY_CARD_POINTS)  # the most a task card scores
 
-# A board's planes, each one value per box cell (seeds/dorfromantik_duel.md lists their content).
-BASE_PLANES = (
+# A board's channels at each cell of the spatial tensor (seeds/dorfromantik_duel.md lists their content).
+BASE_CHANNELS = (
     ("tile", (1,)),
-    ("edges", (NUM_ROT, NUM_TERRAINS)),  # the edge facing direction d shows terrain t
+    ("edge_terrain", (NUM_ROT,)),  # the edge facing direction d: (terrain + 1) / 6, 0 where no tile is
     ("task_tile", (1,)),
-    ("open_marker", (NUM_MARKER_TYPES,)),  # value / 6
-    ("flag", (NUM_FLAGS,)),
+    ("marker_value", (1,)),  # an open marker: value / 6
+    ("marker_type", (1,)),  # an open marker: (type + 1) / 7
+    ("flag", (1,)),  # a flag: (colour + 1) / 3
 )
-POI_PLANES = (  # Module 2's, after the others
+POI_CHANNELS = (  # Module 2's, after the others
     ("special_tile", (1,)),
     ("heart", (1,)),
     ("cameras", (1,)),  # camera markers / 3
     ("photographer", (1,)),
     ("latest_placement", (1,)),
 )
-PLANES = ObsLayout(*BASE_PLANES)
-PLANES_POI = ObsLayout(*BASE_PLANES, *POI_PLANES)
+CHANNELS = ObsLayout(*BASE_CHANNELS)
+CHANNELS_POI = ObsLayout(*BASE_CHANNELS, *POI_CHANNELS)
 # A seat's score pad in the vector part, and each module's per-seat columns.
 PAD = ObsLayout(
     ("open_markers", (1,)),  # / 10
@@ -108,10 +115,9 @@ def layout(radius: int, task_cards: bool = False, points_of_interest: bool = Fal
     """The observation's pieces for a config, in order; ego-centric ("my" is the observing seat's).
     The content of each is described in seeds/dorfromantik_duel.md."""
     w = 2 * radius + 1
-    planes = (PLANES_POI if points_of_interest else PLANES).size
+    channels = (CHANNELS_POI if points_of_interest else CHANNELS).size
     pieces = [
-        ("my_board", (planes, w, w)),  # planes of box cells, row r + R, column q + R
-        ("opponent_board", (planes, w, w)),
+        ("boards", (w, w, 2 * channels)),  # row r + R, column q + R: my board's channels, then the opponent's
         ("tile_edges", (NUM_ROT, NUM_TERRAINS)),  # the tile to place, unrotated
         ("tile_is_task", (1,)),
         ("tile_marker_type", (NUM_MARKER_TYPES,)),
@@ -185,8 +191,7 @@ def _check_tables() -> None:
 
 _check_tables()
 
-K_MY_BOARD = PIECES.index("my_board")
-K_OPPONENT_BOARD = PIECES.index("opponent_board")
+K_BOARDS = PIECES.index("boards")
 K_TILE_EDGES = PIECES.index("tile_edges")
 K_TILE_IS_TASK = PIECES.index("tile_is_task")
 K_TILE_MARKER_TYPE = PIECES.index("tile_marker_type")
@@ -208,17 +213,20 @@ K_SPECIAL_TO_PLACE = PIECES.index("special_to_place")
 K_POI_PADS = PIECES.index("poi_pads")
 K_CAMERAS_LEFT = PIECES.index("cameras_left")
 K_HEARTS_TAKEN = PIECES.index("hearts_taken")
-# Planes of a board, columns of a seat's pad and of each module's per-seat block.
-P_OCC = PLANES.offset("tile")
-P_EDGE = PLANES.offset("edges")
-P_TASK = PLANES.offset("task_tile")
-P_MARKER = PLANES.offset("open_marker")
-P_FLAG = PLANES.offset("flag")
-P_SPECIAL = PLANES_POI.offset("special_tile")
-P_HEART = PLANES_POI.offset("heart")
-P_CAMERA = PLANES_POI.offset("cameras")
-P_PHOTO = PLANES_POI.offset("photographer")
-P_LAST = PLANES_POI.offset("latest_placement")
+# Channels of a board, columns of a seat's pad and of each module's per-seat block.
+C_TILE = CHANNELS.offset("tile")
+C_EDGE = CHANNELS.offset("edge_terrain")
+C_TASK = CHANNELS.offset("task_tile")
+C_MK_VALUE = CHANNELS.offset("marker_value")
+C_MK_TYPE = CHANNELS.offset("marker_type")
+C_FLAG = CHANNELS.offset("flag")
+C_SPECIAL = CHANNELS_POI.offset("special_tile")
+C_HEART = CHANNELS_POI.offset("heart")
+C_CAMERA = CHANNELS_POI.offset("cameras")
+C_PHOTO = CHANNELS_POI.offset("photographer")
+C_LAST = CHANNELS_POI.offset("latest_placement")
+BOARD_CHANNELS = CHANNELS.size  # per board, at each cell
+BOARD_CHANNELS_POI = CHANNELS_POI.size
 SEAT_OPEN = PAD.offset("open_markers")
 SEAT_TASKS = PAD.offset("task_points")
 SEAT_FLAGS = PAD.offset("flag_points")
@@ -250,36 +258,45 @@ def obs_offset(s, k: int) -> int:
 
 
 @njit(cache=True)
+def write_cell(s, p: int, c: int, obs, o: int) -> None:
+    """Seat p's tile in cell c as a board's channels, starting at ``obs[o]``."""
+    tile = s.cell_tile[p, c]
+    obs[o + C_TILE] = 1.0
+    for d in range(NUM_ROT):
+        obs[o + C_EDGE + d] = (s.cell_edge[p, c, d] + 1) / NUM_TERRAINS
+    if TILE_TASK[tile] >= 0:
+        obs[o + C_TASK] = 1.0
+    if s.cell_mk_state[p, c] == MK_OPEN:
+        obs[o + C_MK_VALUE] = s.cell_mk_value[p, c] / 6.0
+        obs[o + C_MK_TYPE] = (s.cell_mk_type[p, c] + 1) / NUM_MARKER_TYPES
+    if TILE_FLAG[tile] >= 0:
+        obs[o + C_FLAG] = (TILE_FLAG[tile] + 1) / NUM_FLAGS
+    if s.module_poi:
+        obs[o + C_SPECIAL] = tile >= SPECIAL_FIRST
+        obs[o + C_HEART] = s.cell_heart[p, c]
+        obs[o + C_CAMERA] = min(s.cell_camera[p, c] / 3.0, 1.0)
+
+
+@njit(cache=True)
 def observe_into(s, seat: int, obs, mask) -> None:
-    """Ego-centric: board planes of me then the opponent (as of the turn's start), then the vector:
-    the pieces of ``layout`` (table in seeds/dorfromantik_duel.md)."""
+    """Ego-centric: the boards' tensor (me, then the opponent as of the turn's start), then the vector:
+    the pieces of ``layout`` (table in seeds/dorfromantik_duel.md). Only placed tiles' cells are written,
+    so the cost follows the tiles on the table, not the board's size."""
     obs[:] = 0.0
-    radius = s.radius
-    nc = (2 * radius + 1) ** 2
+    per_board = BOARD_CHANNELS_POI if s.module_poi else BOARD_CHANNELS
+    stride = 2 * per_board  # channels per cell
+    base = obs_offset(s, K_BOARDS)
     for b in range(2):
         p = seat if b == 0 else 1 - seat
-        base = obs_offset(s, K_MY_BOARD if b == 0 else K_OPPONENT_BOARD)
+        o = base + b * per_board
         for i in range(s.n_placed[p]):
             c = s.order[p, i]
-            tile = s.cell_tile[p, c]
-            obs[base + P_OCC * nc + c] = 1.0
-            for d in range(NUM_ROT):
-                obs[base + (P_EDGE + d * NUM_TERRAINS + s.cell_edge[p, c, d]) * nc + c] = 1.0
-            if TILE_TASK[tile] >= 0:
-                obs[base + P_TASK * nc + c] = 1.0
-            if s.cell_mk_state[p, c] == MK_OPEN:
-                obs[base + (P_MARKER + s.cell_mk_type[p, c]) * nc + c] = s.cell_mk_value[p, c] / 6.0
-            if TILE_FLAG[tile] >= 0:
-                obs[base + (P_FLAG + TILE_FLAG[tile]) * nc + c] = 1.0
-            if s.module_poi:
-                obs[base + P_SPECIAL * nc + c] = tile >= SPECIAL_FIRST
-                obs[base + P_HEART * nc + c] = s.cell_heart[p, c]
-                obs[base + P_CAMERA * nc + c] = min(s.cell_camera[p, c] / 3.0, 1.0)
+            write_cell(s, p, c, obs, o + c * stride)
         if s.module_poi:
             if s.photo_cell[p] >= 0:
-                obs[base + P_PHOTO * nc + s.photo_cell[p]] = 1.0
+                obs[o + s.photo_cell[p] * stride + C_PHOTO] = 1.0
             if s.last_cell[p] >= 0:
-                obs[base + P_LAST * nc + s.last_cell[p]] = 1.0
+                obs[o + s.last_cell[p] * stride + C_LAST] = 1.0
     tile = s.tile
     if tile >= 0:
         o = obs_offset(s, K_TILE_EDGES)

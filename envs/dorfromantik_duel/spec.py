@@ -4,8 +4,8 @@
 |---|---|
 | Import | `from envs import dorfromantik_duel_v0` |
 | Agents | `player_0`, `player_1` |
-| Actions | Discrete((2R+1)^2 * 6 + 1), masked; R = `board_radius` (default 17: 7351 actions) |
-| Observation | `{"observation": float32[96 (2R+1)^2 + 247] in [0, 1], "action_mask": int8[...]}` (R = 17: 117,847) |
+| Actions | Discrete((2R+1)^2 * 6 + 1), masked; R = `board_radius` (default 16: 6,535 actions) |
+| Observation | `{"observation": float32[22 (2R+1)^2 + 247] in [0, 1], "action_mask": int8[...]}` (R = 16: 24,205) |
 | Rules | `seeds/dorfromantik_duel.md` |
 | Parallel | `parallel_env()`: both players place at once, as in the real game |
 
@@ -23,10 +23,13 @@ longest track and stream score their length. Higher total wins.
 Actions: `place q=2 r=-1 rot=3` puts the current tile on axial cell (q, r) turned 3
 steps clockwise; `pass` only when no placement is legal. Rotations that give an
 identical tile are masked to the first (config `distinct_rotations`).
-Observation (ego-centric, "me" first): 48 planes of (2R+1) x (2R+1) for my board, 48
-for the opponent's (as it stood at the start of the turn), then 247 entries: the
-tile to place, its marker, which tiles and markers are still unseen, stack sizes,
-both score pads, the turn. The layout is in `seeds/dorfromantik_duel.md`.
+Observation (ego-centric, "me" first): first the two boards as a spatial tensor of shape
+(2R+1, 2R+1, 22), channels last (row r + R, column q + R; at each cell 11 channels of my board,
+then 11 of the opponent's as it stood at the start of the turn: a tile, each edge's terrain as
+a scaled value, task tile, open marker value and type, flag), then 247 entries: the tile to
+place, its marker, which tiles and markers are still unseen, stack sizes, both score pads, the
+turn. A network reshapes the first piece of `observation_layout()` to (H, W, C). The layout is
+in `seeds/dorfromantik_duel.md`.
 Rewards: +1 / -1 / 0 at the end; `infos[agent]["score"]` is the score pad.
 In the AEC env `player_0` chooses first, but its placement is revealed only once
 `player_1` has chosen too.
@@ -47,11 +50,11 @@ SPEC = GameSpec(
     parallel=True,
     heuristic="envs.dorfromantik_duel.heuristic",
     search="envs.dorfromantik_duel.search",
-    # the default radius-17 board gives 117,847 inputs and 7,351 actions, beyond what an MLP learns in minutes on
-    # 2 cores; random games never reach a radius-6 board's edge (no forced passes in 200 games), so train there
+    # the default radius-16 board (all heuristic and IS-MCTS boards measured stayed inside it) gives 24,205 inputs, a
+    # (33, 33, 22) tensor first for a conv encoder, and 6,535 actions; a smaller board would change the game the
+    # agents are measured on (heuristic boards reach 8 steps on average), so train on the default
     training={
-        "game_config": {"board_radius": 6},
-        # learning dominates here (16,471 inputs): a narrower first layer and fewer epochs; random-heavy pool
+        # learning dominates here (24,205 inputs): a narrower first layer and fewer epochs; random-heavy pool
         # because against the heuristic an untrained policy never wins, and a +-1 reward needs some wins
         "train_batch_size": 2000,
         "minibatch_size": 250,

@@ -9,6 +9,7 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import envs
 from envs import dorfromantik_duel_v0 as duel
+from envs.dorfromantik_duel.rules import DEFAULT_RADIUS
 from envs.engine import IllegalActionError
 from tests import common
 
@@ -95,11 +96,12 @@ def test_observation_and_action_sizes_follow_the_radius():
     env = duel.env()
     env.reset(seed=1)
     obs = env.observe("player_0")
-    assert obs["observation"].shape == (96 * 35 * 35 + 247,) and obs["observation"].dtype == np.float32
-    assert obs["action_mask"].shape == (35 * 35 * 6 + 1,) and obs["action_mask"].dtype == np.int8
+    w = 2 * DEFAULT_RADIUS + 1
+    assert obs["observation"].shape == (22 * w * w + 247,) and obs["observation"].dtype == np.float32
+    assert obs["action_mask"].shape == (w * w * 6 + 1,) and obs["action_mask"].dtype == np.int8
     assert 0.0 <= obs["observation"].min() and obs["observation"].max() <= 1.0
     small = duel.env(board_radius=5)  # spaces only: each radius is a record layout numba compiles anew
-    assert small.observation_space("player_0")["observation"].shape == (96 * 11 * 11 + 247,)
+    assert small.observation_space("player_0")["observation"].shape == (22 * 11 * 11 + 247,)
     assert small.action_space("player_1").n == 11 * 11 * 6 + 1
 
 

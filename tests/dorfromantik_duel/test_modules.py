@@ -6,10 +6,10 @@ import pytest
 
 from envs import dorfromantik_duel_v0 as duel
 from envs.dorfromantik_duel.core import layout, obs_size
-from envs.dorfromantik_duel.rules import CARD_KINDS, cell_of
+from envs.dorfromantik_duel.rules import CARD_KINDS, DEFAULT_RADIUS, cell_of
 from envs.engine import IllegalActionError
 
-RADIUS = 17
+RADIUS = DEFAULT_RADIUS
 ALL_POI = {"poi school", "poi barn", "poi oak", "poi photographer", "poi hearts", "poi none"}
 
 

@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel.rules import MARKER_STATE_NAMES, cell_of
+from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, MARKER_STATE_NAMES, cell_of
 from envs.dorfromantik_duel.scenario import tile_id
 from envs.dorfromantik_duel.tiles import NUM_TILES, TASK_TYPES, TILE_TASK
 from envs.engine import IllegalActionError
 from tests import common
 
-RADIUS = 17
+RADIUS = DEFAULT_RADIUS
 
 
 def table(board=None, boards=None, **scenario):

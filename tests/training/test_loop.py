@@ -23,7 +23,7 @@ def test_settings_round_trip_through_json():
 
 def test_presets_apply_and_overrides_win():
     s = settings_for("dorfromantik_duel", train_batch_size=99)
-    assert s.game == "dorfromantik_duel_v0" and s.game_config == {"board_radius": 6} and s.train_batch_size == 99
+    assert s.game == "dorfromantik_duel_v0" and s.game_config == {} and s.train_batch_size == 99
 
 
 @pytest.mark.parametrize(
