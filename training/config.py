@@ -16,7 +16,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 import envs
 from training.env_runner import PoolEnvRunner
-from training.masking_module import MaskedPPOTorchRLModule
+from training.masking_module import DEFAULT_CONV_FILTERS, MaskedPPOTorchRLModule, image_shape_of
 from training.opponents import PoolWeights
 from training.selfplay import SelfPlayCallbacks
 from training.vector_env import GameVectorEnv
@@ -109,10 +109,11 @@ def build_config(s: TrainSettings) -> PPOConfig:
             "max_snapshots": s.max_snapshots,
         },
     }
-    module = RLModuleSpec(
-        module_class=MaskedPPOTorchRLModule,
-        model_config=DefaultModelConfig(fcnet_hiddens=list(s.hiddens), fcnet_activation="relu"),
-    )
+    model_config: Any = DefaultModelConfig(fcnet_hiddens=list(s.hiddens), fcnet_activation="relu")
+    image = image_shape_of(envs.make(s.game, **s.game_config).game.observation_layout())
+    if image is not None:  # a board first in the observation: a conv stack reads it (training.masking_module)
+        model_config = asdict(model_config) | {"image_shape": list(image), "conv_filters": DEFAULT_CONV_FILTERS}
+    module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (
         PPOConfig()
         .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
