@@ -32,17 +32,27 @@ Kernels (``states`` is an array of state records):
   every game ``steps_per_game`` steps; returns games finished (raw-speed measure)
 - ``random_playout(s, seed, returns)``: play one game to its end at random and add each
   seat's rewards into ``returns`` (search rollouts)
-- ``vector_advance(states, actions, learner_seat, rewards, dones, episode_seeds, opponent_rng,
-  played, played_count) -> int``: one learner decision per game, then uniformly random
-  opponents until the learner's seat is to act again or the game is over (the gymnasium
-  vector env, ``training.vector_env``). ``actions[i] < 0`` starts game i from
-  ``episode_seeds[i]``; a game with ``dones[i] == 1`` (finished by the previous call) ignores
-  its action and starts again from ``rng_next`` of its finished state (the seed written to
-  ``episode_seeds[i]``). Each start seeds ``opponent_rng[i] = splitmix64(seed ^ OPPONENT_SALT)``;
-  a game that ends before the learner's first decision is dropped and the next one started
-  the same way. ``rewards[i]``: the learner's rewards over the call; ``played[i]``: the
-  opponents' actions of the call (up to its width; ``played_count[i]`` counts them all);
-  returns the first game whose action was illegal (that game untouched), or -1
+- ``vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng,
+  slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume) -> int``: one
+  learner decision per game, then opponents until the learner's seat is to act again, the game is
+  over, or an outside opponent is to act (the gymnasium vector env, ``training.vector_env``).
+  ``actions[i] < 0`` starts game i from ``episode_seeds[i]``; a game with ``dones[i] == 1`` (finished
+  by the previous call) ignores its action and starts again from ``rng_next`` of its finished state
+  (the seed written to ``episode_seeds[i]``). Each start seeds ``opponent_rng[i] =
+  splitmix64(seed ^ OPPONENT_SALT)`` and draws the game's opponent slot from the cumulative weights
+  ``slot_cdf``: ``RANDOM_SLOT`` (uniformly random legal moves), ``HEURISTIC_SLOT`` (``heuristic_action``),
+  ``OUTSIDE_SLOT`` and above (decided in Python: the kernel sets ``waiting[i] = 1`` and stops; a call
+  with ``resume=True`` plays ``actions[i]`` for each waiting game and goes on). ``fresh[i]``: the
+  learner has not acted yet in the game (one that ends before it does is dropped and the next one
+  started). ``rewards[i]``: the learner's rewards over the call (summed over resumes); ``returns[i]``:
+  every seat's rewards in the game so far; ``played[i]``: the opponents' actions of the call (up to
+  its width; ``played_count[i]`` counts them all); returns the first game whose action was illegal
+  (that game untouched), or -1
+- ``heuristic_action(states, i, seat, mask, r, scratch, values)``: the game heuristic's move in game i:
+  its compiled ``action_values(state, work, seat, mask, out)`` (``envs/<game>/heuristic.py``) on a copy
+  of the state determinized for ``seat`` from ``r``, the best value's ties broken by ``splitmix64(r)``
+  (a game without one gets ``NO_HEURISTIC``, and ``HAS_COMPILED_HEURISTIC`` is False)
+- ``batch_observe_where(states, which, obs, masks)``: the acting seat's observation where ``which[i]``
 """
 
 import importlib
