@@ -142,6 +142,7 @@ class GameVectorEnv(VectorEnv):
         self._outside_masks = np.zeros_like(self._masks)
         self.policies: dict[str, Policy] = {}  # "self" and snapshot names -> outside policy
         self.snapshots: list[str] = []  # snapshot names in slot order (slot SELF_SLOT + 1 + j)
+        self._retired: dict[str, Policy] = {}  # dropped snapshots some game still plays against
         self._slot_cdf = np.ones(1, np.float64)
         self._update_slots()
         self._stats = self._empty_stats()
@@ -171,11 +172,15 @@ class GameVectorEnv(VectorEnv):
         self._update_slots()
 
     def drop_snapshot(self, name: str) -> None:
-        """Remove a snapshot; games still playing against it finish against it."""
-        if name in self.snapshots:
-            self._retired = getattr(self, "_retired", {}) | {name: self.policies[name]}
-            self.policies.pop(name)
+        """Remove a snapshot; games still playing against it finish against it (then it is let go)."""
+        if name in self.policies and name in self.snapshots:
+            self._retired[name] = self.policies.pop(name)
         self._update_slots()
+
+    def _let_go_of_retired(self) -> None:
+        for name in list(self._retired):
+            if not (self._slots == SELF_SLOT + 1 + self.snapshots.index(name)).any():
+                del self._retired[name]
 
     def available(self) -> list[str]:
         """Opponent kinds that can be drawn now (weight > 0 and something to play them)."""
@@ -211,7 +216,7 @@ class GameVectorEnv(VectorEnv):
 
     def _slot_policy(self, slot: int) -> Policy:
         name = "self" if slot == SELF_SLOT else self.snapshots[slot - SELF_SLOT - 1]
-        policy = self.policies.get(name) or getattr(self, "_retired", {}).get(name)
+        policy = self.policies.get(name) or self._retired.get(name)
         if policy is None:
             raise RuntimeError(f"no policy for opponent {name!r}")
         return policy
@@ -311,6 +316,8 @@ class GameVectorEnv(VectorEnv):
                     raise IllegalActionError(f"the {self._slot_kind(int(slot))} policy chose an illegal action")
                 outside[sel] = chosen
             self._advance(outside, resume=True)
+        if self._retired:
+            self._let_go_of_retired()
 
     def _advance(self, actions: np.ndarray, resume: bool) -> None:
         with self.batch._threads():

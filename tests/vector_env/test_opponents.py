@@ -109,8 +109,13 @@ def test_kinds_without_a_player_are_not_drawn() -> None:
     env.reset(seed=0)
     env.add_snapshot("main_v1", lambda obs, masks: masks.argmax(axis=1))
     assert env.available() == ["snapshot"]
+    obs, _ = env.reset(seed=1)  # every game now plays the snapshot
     env.drop_snapshot("main_v1")
     assert env.available() == []
+    rng = np.random.default_rng(0)
+    for _ in range(200):  # the games against it finish against it, then it is let go
+        obs, *_ = env.step(_random_legal(rng, obs[MASK_KEY]))
+    assert "main_v1" not in env._retired and env.pop_stats()["opponents"]["snapshot"]["games"] >= N
 
 
 @pytest.mark.parametrize(
