@@ -16,7 +16,8 @@ import envs
 
 # where an Algorithm checkpoint keeps the trained module (RLlib's checkpoint layout, new API stack)
 MODULE_SUBDIR = ("learner_group", "learner", "rl_module")
-MAIN_MODULE = "main"
+MAIN_MODULE = "default_policy"  # RLlib's single-agent module id (tabuleiro train's learner)
+OLD_MAIN_MODULE = "main"  # the learner's id in checkpoints of the earlier multi-agent training
 TRAIN_INFO = "tabuleiro_train.json"  # written by `tabuleiro train` beside each checkpoint
 # the keys of a trained module's Dict observation (RLlib's masking example expects "observations")
 OBS_KEY = "observations"
@@ -74,11 +75,9 @@ class RLlibAgent:
 def module_path(path: str | os.PathLike, module_id: str = MAIN_MODULE) -> Path:
     """The RLModule folder inside ``path`` (a training checkpoint, an Algorithm checkpoint or a module folder)."""
     p = Path(path).expanduser()
-    candidates = [
-        p.joinpath(*MODULE_SUBDIR, module_id),
-        p.joinpath("checkpoint", *MODULE_SUBDIR, module_id),
-        p,
-    ]
+    ids = [module_id] + ([OLD_MAIN_MODULE] if module_id == MAIN_MODULE else [])
+    candidates = [q for m in ids for q in (p.joinpath(*MODULE_SUBDIR, m), p.joinpath("checkpoint", *MODULE_SUBDIR, m))]
+    candidates.append(p)
     for c in candidates:
         # an RLModule folder (not an Algorithm's, which has class_and_ctor_args.pkl too)
         if (c / "class_and_ctor_args.pkl").is_file() and (c / "module_state.pkl").is_file():

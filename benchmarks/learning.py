@@ -50,8 +50,10 @@ def summarize(run: Path) -> dict[str, Any]:
         "snapshots": rows[-1]["snapshots"],
         "train_steps_per_s_mean": sum(r["env_steps"] for r in rows) / total_s,
         "train_steps_per_s_median": statistics.median(r["steps_per_s"] for r in steady),
-        "train_turns_per_s_median": statistics.median(r["turns_per_s"] for r in steady),
-        "illegal_moves": sum(r.get("illegal_moves", 0) for r in rows),
+        # learner decisions (every seat's: opponents included) per wall-clock second of an iteration
+        "learner_decisions_per_s_median": statistics.median(r.get("learner_decisions_per_s", 0) for r in steady),
+        "decisions_per_s_median": statistics.median(r.get("decisions_per_s", 0) for r in steady),
+        "sample_share_median": statistics.median(r.get("sample_s", 0) / r["iteration_s"] for r in steady),
     }
     eval_path = run / "evaluation.json"
     if eval_path.is_file():
@@ -89,7 +91,7 @@ def plot(run: Path, report: dict[str, Any], path: Path) -> None:
 
     rows = [json.loads(ln) for ln in (run / "progress.jsonl").read_text().splitlines() if ln.strip()]
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    colors = {"random": "tab:blue", "heuristic": "tab:red", "snapshot": "tab:green"}
+    colors = {"random": "tab:blue", "heuristic": "tab:red", "snapshot": "tab:green", "self": "tab:gray"}
     for kind, color in colors.items():
         pts = [(r["elapsed_s"] / 60, r["opponents"][kind]) for r in rows if "win_rate" in r["opponents"].get(kind, {})]
         if not pts:

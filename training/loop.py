@@ -20,7 +20,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from agents.rllib_policy import MAIN_MODULE, TRAIN_INFO
+from agents.rllib_policy import TRAIN_INFO
 from training.config import TrainSettings, build_config
 from training.opponents import PoolWeights
 from training.selfplay import selfplay_callbacks
@@ -68,25 +68,39 @@ def find_checkpoint(run: str | Path) -> Path:
 
 
 def progress_row(result: dict[str, Any], iteration: int, elapsed: float, seconds: float) -> dict[str, Any]:
-    """The numbers worth a line per iteration, from one ``Algorithm.train()`` result."""
+    """The numbers worth a line per iteration, from one ``Algorithm.train()`` result and its wall-clock time.
+
+    Rates are over the iteration's wall-clock ``seconds``; ``sample_s`` is the wall-clock time spent in
+    the env runners' ``sample()`` (summed over runners), ``learn_s`` the rest of the iteration.
+    RuntimeError if the learner reported no loss (a silent failure otherwise).
+    """
+    from ray.rllib.core import DEFAULT_MODULE_ID  # optional heavy: ray
+
     runners = result.get("env_runners", {})
-    learner = result.get("learners", {}).get(MAIN_MODULE, {})
+    learner = result.get("learners", {}).get(DEFAULT_MODULE_ID, {})
+    if learner.get("total_loss") is None:
+        raise RuntimeError(f"iteration {iteration}: the learner reported no loss (results: {sorted(result)})")
     sp = result.get("selfplay", {})
     steps = int(runners.get("num_env_steps_sampled", 0) or 0)
+    sample_s = float(sp.get("sample_s", 0.0))
     return {
         "iteration": iteration,
         "elapsed_s": round(elapsed, 2),
         "iteration_s": round(seconds, 3),
+        "sample_s": round(sample_s, 3),
+        "learn_s": round(max(seconds - sample_s, 0.0), 3),
         "env_steps": steps,
         "env_steps_lifetime": int(runners.get("num_env_steps_sampled_lifetime", 0) or 0),
         "steps_per_s": steps / seconds if seconds > 0 else 0.0,
-        "turns_per_s": sp.get("turns", 0.0) / seconds if seconds > 0 else 0.0,
+        "learner_decisions": int(sp.get("learner_decisions", 0)),
+        "decisions": int(sp.get("decisions", 0)),
+        "learner_decisions_per_s": sp.get("learner_decisions", 0.0) / seconds if seconds > 0 else 0.0,
+        "decisions_per_s": sp.get("decisions", 0.0) / seconds if seconds > 0 else 0.0,
         "episodes": int(runners.get("num_episodes", 0) or 0),
         "loss": _num(learner.get("total_loss")),
         "policy_loss": _num(learner.get("policy_loss")),
         "vf_loss": _num(learner.get("vf_loss")),
         "entropy": _num(learner.get("entropy")),
-        "illegal_moves": sp.get("illegal_moves", 0),
         "opponents": sp.get("opponents", {}),
         "snapshots": sp.get("snapshots", []),
         "new_snapshot": sp.get("new_snapshot"),
@@ -98,10 +112,18 @@ def _num(x: Any) -> float | None:
 
 
 def format_progress(row: dict[str, Any]) -> str:
-    """``iter 12  2:31  steps/s 702  loss 0.123  random 83% (230)  heuristic 41% (460)  pool 2``."""
+    """``iter 12  2:31  learner/s 12034  total/s 24100  sample 61%  loss 0.123  random 83% (230)  pool 2``."""
     m, s = divmod(int(row["elapsed_s"]), 60)
     loss = "-" if row["loss"] is None else f"{row['loss']:.3f}"
-    parts = [f"iter {row['iteration']:4d}", f"{m:3d}:{s:02d}", f"steps/s {row['steps_per_s']:6.0f}", f"loss {loss}"]
+    share = row["sample_s"] / row["iteration_s"] if row["iteration_s"] > 0 else 0.0
+    parts = [
+        f"iter {row['iteration']:4d}",
+        f"{m:3d}:{s:02d}",
+        f"learner/s {row['learner_decisions_per_s']:6.0f}",
+        f"total/s {row['decisions_per_s']:6.0f}",
+        f"sample {100 * share:3.0f}%",
+        f"loss {loss}",
+    ]
     for kind, o in sorted(row["opponents"].items()):
         if "win_rate" in o:
             parts.append(f"{kind} {100 * o['win_rate']:3.0f}% ({int(o['games'])})")

@@ -4,16 +4,27 @@ Our own subclass of ``DefaultPPOTorchRLModule`` (RLlib's example masking module 
 It consumes ``{"observations": float32[n], "action_mask": float32[k]}`` observations: the encoder and
 value head see ``"observations"`` only; the mask pushes illegal logits to the lowest float, so
 sampling (exploration), argmax (inference) and the PPO loss all give them zero probability.
+
+Board games: when ``model_config["image_shape"]`` is ``(H, W, C)`` (the game's observation layout
+starts with a spatial piece, channels last: ``image_shape_of``), the first H*W*C numbers of
+``"observations"`` are read as an image by a conv stack (``model_config["conv_filters"]``: ``[out
+channels, kernel, stride]`` per layer, "same" padding, ReLU), flattened and concatenated with the rest
+of the vector; the catalog's MLP encoder and heads then work on that.
 """
 
+import math
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
+from torch import nn
 
 from agents.rllib_policy import MASK_KEY, OBS_KEY  # noqa: F401  (re-exported: the keys a trained module reads)
+
+DEFAULT_CONV_FILTERS = [[16, 3, 1], [32, 3, 2]]  # [out channels, kernel, stride] per layer
 
 # exp(MASKED_LOGIT - any logit) underflows to exactly 0, yet stays finite (no inf - inf = nan in the loss)
 MASKED_LOGIT = torch.finfo(torch.float32).min
@@ -22,6 +33,24 @@ MASKED_LOGIT = torch.finfo(torch.float32).min
 def mask_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``logits`` with every entry whose mask is 0 set to the lowest float32 (probability 0 after softmax)."""
     return logits.masked_fill(mask <= 0, MASKED_LOGIT)
+
+
+def image_shape_of(layout: Any) -> tuple[int, int, int] | None:
+    """``(H, W, C)`` when an observation layout's first piece is 3-D (a board, channels last), else None."""
+    if layout is None or not layout.names():
+        return None
+    shape = layout.shape(layout.names()[0])
+    return tuple(shape) if len(shape) == 3 else None
+
+
+def _conv_output(image: tuple[int, int, int], filters: Any) -> tuple[nn.Sequential, int]:
+    """The conv stack for an (H, W, C) image and the length of its flattened output."""
+    h, w, c = image
+    layers: list[nn.Module] = []
+    for out, kernel, stride in filters:
+        layers += [nn.Conv2d(c, out, kernel, stride, padding=kernel // 2), nn.ReLU()]
+        h, w, c = (h + 2 * (kernel // 2) - kernel) // stride + 1, (w + 2 * (kernel // 2) - kernel) // stride + 1, out
+    return nn.Sequential(*layers, nn.Flatten()), h * w * c
 
 
 class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
@@ -33,10 +62,35 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
                 f"MaskedPPOTorchRLModule needs a Dict observation space with keys {OBS_KEY!r} and {MASK_KEY!r}, "
                 f"got {observation_space}"
             )
+        inner = observation_space[OBS_KEY]
+        config = kwargs.get("model_config")
+        image = config.get("image_shape") if isinstance(config, dict) else None
+        if image is not None:
+            image = tuple(int(d) for d in image)
+            if len(image) != 3 or math.prod(image) > inner.shape[0]:
+                raise ValueError(f"image_shape {image} does not fit observations of {inner.shape[0]}")
+            _, features = _conv_output(image, config.get("conv_filters") or DEFAULT_CONV_FILTERS)
+            size = features + inner.shape[0] - math.prod(image)
+            inner = gym.spaces.Box(-np.inf, np.inf, (size,), np.float32)
+        self._image = image
         # the catalog builds encoder and heads for the inner observation vector only
-        super().__init__(*args, observation_space=observation_space[OBS_KEY], **kwargs)
+        super().__init__(*args, observation_space=inner, **kwargs)
         # but the module consumes (and is saved with) the full dict space, so a checkpoint rebuilds it as is
         self.observation_space = observation_space
+
+    def setup(self) -> None:
+        super().setup()
+        self.conv = None
+        if self._image is not None:
+            self.conv, _ = _conv_output(self._image, self.model_config.get("conv_filters") or DEFAULT_CONV_FILTERS)
+
+    def _features(self, obs: torch.Tensor) -> torch.Tensor:
+        """The vector the MLP reads: the image part through the conv stack, then the rest as is."""
+        if self.conv is None:
+            return obs
+        h, w, c = self._image
+        image = obs[:, : h * w * c].reshape(-1, h, w, c).permute(0, 3, 1, 2)  # channels last -> torch's first
+        return torch.cat([self.conv(image), obs[:, h * w * c :]], dim=1)
 
     @staticmethod
     def _split(batch: dict[str, Any]) -> tuple[dict[str, Any], torch.Tensor]:
@@ -45,16 +99,21 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         inner[Columns.OBS] = obs[OBS_KEY]
         return inner, obs[MASK_KEY]
 
+    def _inner(self, batch: dict[str, Any]) -> tuple[dict[str, Any], torch.Tensor]:
+        inner, mask = self._split(batch)
+        inner[Columns.OBS] = self._features(inner[Columns.OBS])
+        return inner, mask
+
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         """Inference and exploration: masked action logits."""
-        inner, mask = self._split(batch)
+        inner, mask = self._inner(batch)
         out = super()._forward(inner, **kwargs)
         out[Columns.ACTION_DIST_INPUTS] = mask_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
 
     def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         """Training: masked action logits plus the critic embeddings PPO reuses for the value."""
-        inner, mask = self._split(batch)
+        inner, mask = self._inner(batch)
         out = super()._forward_train(inner, **kwargs)
         out[Columns.ACTION_DIST_INPUTS] = mask_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
@@ -62,5 +121,5 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> torch.Tensor:
         """State values from ``"observations"`` (the mask says nothing the observation does not)."""
         if embeddings is None:
-            batch, _ = self._split(batch)
+            batch, _ = self._inner(batch)
         return super().compute_values(batch, embeddings)

@@ -1,21 +1,14 @@
-"""The self-play opponent pool: which kind of opponent fills the seats "main" does not play, drawn per episode.
+"""The self-play opponent pool's weights: which kind of opponent fills the seats the learner does not play.
 
-Kinds: ``random``; ``heuristic`` (the game's rule-based agent, when the agent registry has one);
-``snapshot`` (a frozen copy of main, added when main wins often enough); ``self`` (main in every
-seat, a mirror game). Draws come from the env's own seeded generator, so a seed fixes the sequence.
+Kinds: ``random``; ``heuristic`` (the game's compiled heuristic, where it has one); ``snapshot`` (a
+frozen copy of the learner, added when it wins often enough); ``self`` (the learner's current policy).
+``training.vector_env.GameVectorEnv`` draws a kind per game at its start, inside the compiled kernel,
+from the game's own seeded generator, so a seed fixes the sequence.
 """
 
-import warnings
 from dataclasses import asdict, dataclass
-from typing import Any
 
-import numpy as np
-
-import envs
-from agents.random_agent import RandomAgent
-from agents.registry import make_agent
-
-KINDS = ("random", "heuristic", "snapshot", "self")
+from training.vector_env import KINDS
 
 
 @dataclass(frozen=True)
@@ -47,56 +40,3 @@ class PoolWeights:
             except ValueError:
                 raise ValueError(f"pool weight for {kind!r} must be a number, got {w!r}") from None
         return cls(**values)
-
-
-def make_heuristic(game: str, seed: int | None = None) -> Any | None:
-    """The game's heuristic agent from the agent registry, or None where the game declares none."""
-    if envs.spec(game).heuristic is None:
-        return None
-    try:
-        return make_agent("heuristic", game, seed)
-    except (ValueError, KeyError, NotImplementedError, TypeError) as exc:
-        warnings.warn(f"no heuristic agent for {game}: {exc}", stacklevel=2)
-        return None
-
-
-class OpponentPool:
-    """Opponent agents for one env: draws a kind per episode and hands out one agent per opponent seat."""
-
-    def __init__(self, game: str, num_seats: int, weights: PoolWeights) -> None:
-        self.game = game
-        self.weights = weights
-        n_opp = num_seats - 1
-        self._random = [RandomAgent() for _ in range(n_opp)]
-        heuristic = [make_heuristic(game) for _ in range(n_opp)] if weights.heuristic else []
-        self._heuristic = heuristic if heuristic and all(h is not None for h in heuristic) else []
-        self.snapshots: dict[str, Any] = {}  # name -> agent acting from a frozen copy of main
-
-    def available(self) -> list[str]:
-        """Kinds that can be drawn now."""
-        have = {
-            "random": True,
-            "heuristic": bool(self._heuristic),
-            "snapshot": bool(self.snapshots),
-            "self": True,
-        }
-        return [k for k in KINDS if have[k] and getattr(self.weights, k) > 0] or ["random"]
-
-    def draw(self, rng: np.random.Generator) -> tuple[str, str, list[Any]]:
-        """(kind, opponent name, agents for the opponent seats) for one episode; agents are reset from ``rng``."""
-        kinds = self.available()
-        w = np.array([getattr(self.weights, k) for k in kinds], dtype=np.float64)
-        kind = kinds[int(rng.choice(len(kinds), p=w / w.sum()))] if w.sum() > 0 else "random"
-        if kind == "random":
-            agents, name = self._random, "random"
-        elif kind == "heuristic":
-            agents, name = self._heuristic, "heuristic"
-        elif kind == "snapshot":
-            names = sorted(self.snapshots)
-            name = names[int(rng.integers(len(names)))]
-            agents = [self.snapshots[name]] * len(self._random)
-        else:
-            return kind, "self", []
-        for agent in agents:
-            agent.reset(int(rng.integers(2**63)))
-        return kind, name, agents

@@ -1,13 +1,12 @@
 """Self-play bookkeeping: per-opponent win rates and scores, and the pool of frozen snapshots of "main".
 
-``SelfPlayCallbacks`` runs in every env runner (``on_episode_end``: count games, wins and score per
-opponent kind, as sums, so several env runners add up exactly) and in the driver
+The env runners (``training.env_runner.PoolEnvRunner``) count games, wins and score per opponent kind
+as sums, so several env runners add up exactly; ``SelfPlayCallbacks`` runs in the driver
 (``on_train_result``: turn the sums into ``result["selfplay"][kind]`` = games, win_rate, mean_score,
 and freeze a snapshot of main when it beats the current gate often enough). Win rate, not
 ``episode_return_mean``: in a zero-sum game the latter sums to about zero whatever happens.
 """
 
-import copy
 import json
 import math
 from collections import deque
@@ -16,10 +15,10 @@ from typing import Any
 
 import numpy as np
 from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core import DEFAULT_MODULE_ID
 
-from agents.rllib_policy import MAIN_MODULE, RLlibAgent
+from training.env_runner import METRIC_ROOT
 
-METRIC_ROOT = "selfplay"
 GATE_WINDOW = 400  # games per gate kind the snapshot decision looks back over
 
 
@@ -30,31 +29,6 @@ def _count(x: Any) -> float:
     except (TypeError, ValueError):
         return 0.0
     return 0.0 if math.isnan(x) else x
-
-
-def _sub_envs(env_runner: Any) -> list[Any]:
-    vec = getattr(env_runner, "env", None)
-    return [e.unwrapped for e in getattr(vec, "envs", [])] if vec is not None else []
-
-
-def _install_snapshot(env_runner: Any, name: str, weights: dict[str, np.ndarray]) -> int:
-    """On an env runner: build a frozen copy of its "main" module with ``weights`` and add it to every env."""
-    envs_here = _sub_envs(env_runner)
-    if not envs_here:
-        return 0
-    module = copy.deepcopy(env_runner.module[MAIN_MODULE])
-    module.set_state(weights)
-    agent = RLlibAgent(module, name=name, explore=True)
-    for env in envs_here:
-        env.set_snapshot(name, agent)
-    return len(envs_here)
-
-
-def _drop_snapshot(env_runner: Any, name: str) -> int:
-    envs_here = _sub_envs(env_runner)
-    for env in envs_here:
-        env.drop_snapshot(name)
-    return len(envs_here)
 
 
 class League:
@@ -147,24 +121,6 @@ class SelfPlayCallbacks(RLlibCallback):
         """Driver: the snapshot rule's settings come from ``env_config["league"]``."""
         self.league = League(**dict(algorithm.config.env_config.get("league") or {}))
 
-    # env runners ----------------------------------------------------------------
-    def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
-        infos = episode.get_infos(-1)
-        outcomes = [i for i in infos.values() if isinstance(i, dict) and "opponent" in i]
-        if not outcomes or metrics_logger is None:
-            return
-        kind = outcomes[0]["opponent"]
-        metrics_logger.log_value((METRIC_ROOT, "turns"), outcomes[0]["turns"], reduce="sum")
-        illegal = sum(bool(o.get("illegal")) for o in outcomes)
-        metrics_logger.log_value((METRIC_ROOT, "illegal_moves"), illegal, reduce="sum")
-        if kind == "self":  # a mirror game: somebody always wins, there is no rate to learn from
-            metrics_logger.log_value((METRIC_ROOT, kind, "games"), 1, reduce="sum")
-            return
-        for o in outcomes:
-            metrics_logger.log_value((METRIC_ROOT, kind, "games"), 1, reduce="sum")
-            metrics_logger.log_value((METRIC_ROOT, kind, "wins"), o["win"], reduce="sum")
-            metrics_logger.log_value((METRIC_ROOT, kind, "score"), o["score"], reduce="sum")
-
     # driver ---------------------------------------------------------------------
     def on_train_result(self, *, algorithm: Any, result: dict, metrics_logger: Any = None, **kwargs: Any) -> None:
         raw = result.get("env_runners", {}).get(METRIC_ROOT, {})
@@ -181,25 +137,26 @@ class SelfPlayCallbacks(RLlibCallback):
                 row |= {"wins": wins, "win_rate": wins / games, "mean_score": score / games}
             summary[kind] = row
         self.league.record({k: v for k, v in summary.items() if "wins" in v})
-        available = {k for k in summary if k != "self"}
+        available = set(summary)
         snapshot = None
         if self.league.ready(available):
             snapshot = self.take_snapshot(algorithm)
         rated = [v for v in summary.values() if "wins" in v]
         games = sum(v["games"] for v in rated)
         result[METRIC_ROOT] = {
-            # over every non-mirror game of the iteration: the one number a sweep can rank by
+            # over every game of the iteration: the one number a sweep can rank by
             "win_rate": sum(v["wins"] for v in rated) / games if games else 0.0,
             "opponents": summary,
-            "turns": _count(raw.get("turns")),
-            "illegal_moves": int(_count(raw.get("illegal_moves"))),
+            "learner_decisions": _count(raw.get("learner_decisions")),
+            "decisions": _count(raw.get("decisions")),
+            "sample_s": _count(raw.get("sample_s")),
             "snapshots": list(self.league.snapshots),
             "new_snapshot": snapshot,
         }
 
     def take_snapshot(self, algorithm: Any) -> str:
         """Freeze main's current weights into the pool of every env runner."""
-        weights = algorithm.learner_group.get_weights(module_ids=[MAIN_MODULE])[MAIN_MODULE]
+        weights = algorithm.learner_group.get_weights(module_ids=[DEFAULT_MODULE_ID])[DEFAULT_MODULE_ID]
         name, dropped = self.league.add(weights, int(algorithm.iteration))
         self.broadcast(algorithm, name, dropped)
         return name
@@ -207,9 +164,9 @@ class SelfPlayCallbacks(RLlibCallback):
     def broadcast(self, algorithm: Any, name: str, dropped: str | None = None) -> None:
         weights = self.league.snapshots[name]
         group = algorithm.env_runner_group
-        group.foreach_env_runner(lambda r: _install_snapshot(r, name, weights))
+        group.foreach_env_runner(lambda r: r.install_snapshot(name, weights))
         if dropped:
-            group.foreach_env_runner(lambda r: _drop_snapshot(r, dropped))
+            group.foreach_env_runner(lambda r: r.drop_snapshot(dropped))
 
     def restore_pool(self, algorithm: Any, folder: str | Path) -> None:
         """After a resume: reload the saved pool and hand every snapshot to the env runners again."""

@@ -3,9 +3,19 @@
 ``GameVectorEnv("capivari_v0", 256, seed=0)`` runs 256 games in one array of state records
 (``envs.batch.BatchEnv``). In game i the learner holds seat ``i % num_players`` (seats rotated
 across games); everything else happens inside one compiled call (``vector_advance`` in
-``envs.engine.kernels``): the opponents' moves (uniformly random legal ones), chance, and
-auto-reset. So ``step(actions)`` takes one learner action per game and returns when the learner
-is to act again in every game, or its game is over.
+``envs.engine.kernels``): the opponents' moves, chance, and auto-reset. So ``step(actions)`` takes
+one learner action per game and returns when the learner is to act again in every game, or its
+game is over.
+
+- Opponents: a pool of kinds drawn per game at its start (``opponents={"random": 0.2, "heuristic":
+  0.5, "snapshot": 0.3, "self": 0}``, relative weights). ``random`` and ``heuristic`` (the game's
+  compiled ``action_values``, determinized, as ``HeuristicAgent`` plays it) move inside the kernel.
+  ``self`` and ``snapshot`` are outside policies (``set_policy("self", fn)``, ``add_snapshot(name,
+  fn)``): the kernel stops where one is to act, and ``step`` calls each policy once with the
+  observations of every game waiting for it (one batched forward pass), then resumes the kernel.
+  A kind with no policy yet (or a game without a compiled heuristic) is not drawn.
+- ``pop_stats()``: games, wins (strictly first), score per opponent kind, learner and total
+  decisions (opponents included) since the last call.
 
 - Observations: ``{"observations": float32[obs_size], "action_mask": float32[num_actions]}`` of the
   learner's seat (RLlib's keys; the mask is all zeros in a finished game's last observation).
@@ -23,24 +33,60 @@ is to act again in every game, or its game is over.
 - ``truncations`` are always False: every game ends by its rules.
 """
 
+import os
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
+import numba
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.batch import BatchEnv
 from envs.engine.aec import IllegalActionError
+from envs.engine.kernels import HEURISTIC_SLOT, OUTSIDE_SLOT, RANDOM_SLOT
 
 OBS_KEY = "observations"  # RLlib's keys (agents.rllib_policy); repeated here so no torch import is needed
 MASK_KEY = "action_mask"
-OPPONENTS = ("random",)
+KINDS = ("random", "heuristic", "snapshot", "self")
+SELF_SLOT = OUTSIDE_SLOT  # the learner's own current policy; snapshots take the slots after it
 RECORD_WIDTH = 4096  # opponents' actions kept per game and step when recording
 
 
+def quiet_threading_layer() -> None:
+    """Use numba's ``workqueue`` threads in this process unless a layer was chosen or already started.
+
+    Measured on this machine: after one of our parallel kernels ran on numba's OpenMP layer, its idle
+    threads slowed torch in the same process about 5x (48 PPO minibatch updates: 3.5 s before, 16.2 s
+    after); with ``workqueue`` (or ``OMP_WAIT_POLICY=PASSIVE``) they stayed at ~2 s.
+    """
+    from numba.np.ufunc import parallel  # numba's own flag: the layer is fixed once a parallel kernel ran
+
+    if not parallel._is_initialized and "NUMBA_THREADING_LAYER" not in os.environ:
+        numba.config.THREADING_LAYER = "workqueue"
+
+
+# an outside policy: (observations float32[m, n], masks float32[m, k]) -> one legal action per row
+Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def opponent_weights(opponents: str | dict[str, float]) -> dict[str, float]:
+    """``"random"`` or ``{"random": 0.2, "heuristic": 0.8}`` as a weight per kind (ValueError if malformed)."""
+    weights = {opponents: 1.0} if isinstance(opponents, str) else dict(opponents)
+    unknown = sorted(set(weights) - set(KINDS))
+    if unknown:
+        raise ValueError(f"unknown opponent kind(s) {unknown}; kinds: {list(KINDS)}")
+    for kind, w in weights.items():
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w < 0:
+            raise ValueError(f"opponent weight {kind!r} must be a finite number >= 0, got {w!r}")
+    if sum(weights.values()) <= 0:
+        raise ValueError("at least one opponent weight must be > 0")
+    return {k: float(weights.get(k, 0.0)) for k in KINDS}
+
+
 class GameVectorEnv(VectorEnv):
-    """``num_envs`` games of one kind; the learner holds one seat in each, random opponents the others.
+    """``num_envs`` games of one kind; the learner holds one seat in each, the opponent pool the others.
 
     ``record_opponent_actions=True`` puts each game's opponent actions of the call in
     ``infos["opponent_actions"]`` (an object array of int64 arrays), to replay the games elsewhere.
@@ -53,19 +99,19 @@ class GameVectorEnv(VectorEnv):
         game: str,
         num_envs: int,
         seed: int = 0,
-        opponent: str = "random",
+        opponents: str | dict[str, float] = "random",
         threads: int | None = 1,
         record_opponent_actions: bool = False,
         **config: Any,
     ) -> None:
-        if opponent not in OPPONENTS:
-            raise ValueError(f"opponent must be one of {OPPONENTS}, got {opponent!r}")
+        self.weights = opponent_weights(opponents)
+        quiet_threading_layer()
         self.batch = BatchEnv(game, num_envs, seed=seed, threads=threads, **config)
         self.game = self.batch.game
-        self.opponent = opponent
         self.num_envs = self.batch.num_envs
         self.num_players = self.game.num_players
         self._k = self.batch._k
+        self.has_compiled_heuristic = bool(self._k.HAS_COMPILED_HEURISTIC)
         lo, hi = self.game.obs_bounds()
         self.single_observation_space = gym.spaces.Dict(
             {
@@ -80,14 +126,129 @@ class GameVectorEnv(VectorEnv):
         self.learner_seats = np.arange(n, dtype=np.int64) % self.num_players
         self._rewards = np.zeros(n, np.float64)
         self._dones = np.zeros(n, np.uint8)
+        self._fresh = np.zeros(n, np.uint8)
+        self._waiting = np.zeros(n, np.uint8)
         self._opponent_rng = np.zeros(n, np.uint64)
+        self._slots = np.zeros(n, np.int64)
+        self._returns = np.zeros((n, self.batch.states["rewards"].shape[1]), np.float64)
+        self._scratch = np.zeros((n, 2 if self.has_compiled_heuristic else 0), self.batch.states.dtype)
         self._played = np.zeros((n, RECORD_WIDTH if record_opponent_actions else 0), np.int64)
         self._played_count = np.zeros(n, np.int64)
         self._record = bool(record_opponent_actions)
+        self._recorded: list[list[int]] = [[] for _ in range(n)]
         self._obs = np.zeros((n, self.game.obs_size), np.float32)
         self._masks = np.zeros((n, self.game.num_actions), np.int8)
+        self._outside_obs = np.zeros_like(self._obs)
+        self._outside_masks = np.zeros_like(self._masks)
+        self.policies: dict[str, Policy] = {}  # "self" and snapshot names -> outside policy
+        self.snapshots: list[str] = []  # snapshot names in slot order (slot SELF_SLOT + 1 + j)
+        self._retired: dict[str, Policy] = {}  # dropped snapshots some game still plays against
+        self._slot_cdf = np.ones(1, np.float64)
+        self._update_slots()
+        self._stats = self._empty_stats()
         self._ready = False
 
+    # the pool --------------------------------------------------------------------------
+    def set_weights(self, opponents: str | dict[str, float]) -> None:
+        """New pool weights; games already running keep their opponents."""
+        self.weights = opponent_weights(opponents)
+        self._update_slots()
+
+    def set_policy(self, kind: str, policy: Policy | None) -> None:
+        """The outside policy of kind ``"self"`` (the learner's current module); None removes it."""
+        if kind != "self":
+            raise ValueError("set_policy takes 'self'; snapshots come with add_snapshot")
+        if policy is None:
+            self.policies.pop(kind, None)
+        else:
+            self.policies[kind] = policy
+        self._update_slots()
+
+    def add_snapshot(self, name: str, policy: Policy) -> None:
+        """Add (or replace) a frozen copy of the learner; snapshots share the ``snapshot`` weight equally."""
+        if name not in self.snapshots:
+            self.snapshots.append(name)
+        self.policies[name] = policy
+        self._update_slots()
+
+    def drop_snapshot(self, name: str) -> None:
+        """Remove a snapshot; games still playing against it finish against it (then it is let go)."""
+        if name in self.policies and name in self.snapshots:
+            self._retired[name] = self.policies.pop(name)
+        self._update_slots()
+
+    def _let_go_of_retired(self) -> None:
+        for name in list(self._retired):
+            if not (self._slots == SELF_SLOT + 1 + self.snapshots.index(name)).any():
+                del self._retired[name]
+
+    def available(self) -> list[str]:
+        """Opponent kinds that can be drawn now (weight > 0 and something to play them)."""
+        have = {
+            "random": True,
+            "heuristic": self.has_compiled_heuristic,
+            "snapshot": any(n in self.policies for n in self.snapshots),
+            "self": "self" in self.policies,
+        }
+        return [k for k in KINDS if have[k] and self.weights[k] > 0]
+
+    def _slot_kind(self, slot: int) -> str:
+        if slot == RANDOM_SLOT:
+            return "random"
+        if slot == HEURISTIC_SLOT:
+            return "heuristic"
+        return "self" if slot == SELF_SLOT else "snapshot"
+
+    def _update_slots(self) -> None:
+        live = [n for n in self.snapshots if n in self.policies]
+        w = np.zeros(SELF_SLOT + 1 + len(self.snapshots), np.float64)
+        available = self.available() or ["random"]
+        weight = {k: (self.weights[k] if k in available else 0.0) for k in KINDS}
+        if not any(weight.values()):
+            weight["random"] = 1.0
+        w[RANDOM_SLOT], w[HEURISTIC_SLOT], w[SELF_SLOT] = weight["random"], weight["heuristic"], weight["self"]
+        for j, name in enumerate(self.snapshots):
+            if name in live:
+                w[SELF_SLOT + 1 + j] = weight["snapshot"] / len(live)
+        cdf = np.cumsum(w) / w.sum()
+        cdf[-1] = 1.0
+        self._slot_cdf = cdf
+
+    def _slot_policy(self, slot: int) -> Policy:
+        name = "self" if slot == SELF_SLOT else self.snapshots[slot - SELF_SLOT - 1]
+        policy = self.policies.get(name) or self._retired.get(name)
+        if policy is None:
+            raise RuntimeError(f"no policy for opponent {name!r}")
+        return policy
+
+    # statistics ------------------------------------------------------------------------
+    @staticmethod
+    def _empty_stats() -> dict[str, Any]:
+        return {"learner_decisions": 0, "decisions": 0, "opponents": {}}
+
+    def pop_stats(self) -> dict[str, Any]:
+        """Counts since the last call: ``learner_decisions``, ``decisions`` (every seat's), and per
+        opponent kind ``games``, ``wins`` (the learner strictly first) and ``score`` (its game rewards)."""
+        out, self._stats = self._stats, self._empty_stats()
+        return out
+
+    def _count_finished(self, finished: np.ndarray) -> None:
+        idx = np.flatnonzero(finished)
+        if idx.size == 0:
+            return
+        mine = self._returns[idx, self.learner_seats[idx]]
+        others = self._returns[idx].copy()
+        others[np.arange(idx.size), self.learner_seats[idx]] = -np.inf
+        wins = mine > others[:, : self.num_players].max(axis=1)
+        kinds = self._slots[idx]
+        for slot in np.unique(kinds):
+            sel = kinds == slot
+            row = self._stats["opponents"].setdefault(self._slot_kind(int(slot)), {"games": 0, "wins": 0, "score": 0.0})
+            row["games"] += int(sel.sum())
+            row["wins"] += int(wins[sel].sum())
+            row["score"] += float(mine[sel].sum())
+
+    # gymnasium -------------------------------------------------------------------------
     @property
     def episode_seeds(self) -> np.ndarray:
         """The seed each game now running (or just finished) started from (a copy)."""
@@ -104,8 +265,7 @@ class GameVectorEnv(VectorEnv):
         else:
             self.batch.reset()
         self._dones[:] = 0
-        starting = np.full(self.num_envs, -1, np.int64)
-        self._advance(starting)
+        self._play(np.full(self.num_envs, -1, np.int64))
         self._ready = True
         return self._observe(), self._infos(np.ones(self.num_envs, bool))
 
@@ -127,13 +287,39 @@ class GameVectorEnv(VectorEnv):
             shown = ", ".join(f"game {i}: {self.game.action_name(int(a[i]))!r}" for i in illegal[:5])
             more = f" and {illegal.size - 5} more" if illegal.size > 5 else ""
             raise IllegalActionError(f"illegal actions in {illegal.size} game(s) ({shown}{more}); no game was stepped")
-        self._advance(a)
+        self._stats["learner_decisions"] += int(live.sum())
+        self._stats["decisions"] += int(live.sum())
+        self._play(a)
         obs = self._observe()
         terminated = self._dones.astype(bool)
+        self._count_finished(terminated)
         truncated = np.zeros(n, bool)
         return obs, self._rewards.astype(np.float32), terminated, truncated, self._infos(restarting)
 
-    def _advance(self, actions: np.ndarray) -> None:
+    # internals -------------------------------------------------------------------------
+    def _play(self, actions: np.ndarray) -> None:
+        """The learner's actions, then opponents until the learner is to act: outside policies in batches."""
+        if self._record:
+            self._recorded = [[] for _ in range(self.num_envs)]
+        self._advance(actions, resume=False)
+        while self._waiting.any():
+            waiting = self._waiting.astype(bool)
+            with self.batch._threads():
+                self._k.batch_observe_where(self.batch.states, waiting, self._outside_obs, self._outside_masks)
+            outside = np.zeros(self.num_envs, np.int64)
+            slots = self._slots
+            for slot in np.unique(slots[waiting]):
+                sel = waiting & (slots == slot)
+                masks = self._outside_masks[sel]
+                chosen = np.asarray(self._slot_policy(int(slot))(self._outside_obs[sel], masks.astype(np.float32)))
+                if chosen.shape != (int(sel.sum()),) or not (masks[np.arange(chosen.size), chosen] > 0).all():
+                    raise IllegalActionError(f"the {self._slot_kind(int(slot))} policy chose an illegal action")
+                outside[sel] = chosen
+            self._advance(outside, resume=True)
+        if self._retired:
+            self._let_go_of_retired()
+
+    def _advance(self, actions: np.ndarray, resume: bool) -> None:
         with self.batch._threads():
             bad = self._k.vector_advance(
                 self.batch.states,
@@ -141,15 +327,26 @@ class GameVectorEnv(VectorEnv):
                 self.learner_seats,
                 self._rewards,
                 self._dones,
+                self._fresh,
                 self.batch.episode_seeds,
                 self._opponent_rng,
+                self._slot_cdf,
+                self._slots,
+                self._waiting,
+                self._returns,
+                self._scratch,
                 self._played,
                 self._played_count,
+                resume,
             )
         if bad >= 0:  # only if the states were changed behind our back since the last observation
             raise IllegalActionError(f"game {bad}: action {int(actions[bad])} is illegal there (state changed)")
-        if self._record and (self._played_count > RECORD_WIDTH).any():
-            raise RuntimeError(f"more than {RECORD_WIDTH} opponent moves in one step: recording incomplete")
+        self._stats["decisions"] += int(self._played_count.sum())
+        if self._record:
+            if (self._played_count > RECORD_WIDTH).any():
+                raise RuntimeError(f"more than {RECORD_WIDTH} opponent moves in one step: recording incomplete")
+            for i in range(self.num_envs):
+                self._recorded[i].extend(self._played[i, : self._played_count[i]].tolist())
 
     def _observe(self) -> dict[str, np.ndarray]:
         with self.batch._threads():
@@ -167,7 +364,7 @@ class GameVectorEnv(VectorEnv):
         if self._record:
             played = np.empty(self.num_envs, object)
             for i in range(self.num_envs):
-                played[i] = self._played[i, : self._played_count[i]].copy()
+                played[i] = np.asarray(self._recorded[i], np.int64)
             infos["opponent_actions"] = played
             infos["_opponent_actions"] = np.ones(self.num_envs, bool)
         return infos

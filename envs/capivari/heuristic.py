@@ -17,10 +17,15 @@ _MATCH = 1000.0  # a match win outweighs any round margin
 
 
 @njit(cache=True)
-def action_values(base: np.ndarray, base_bytes: np.ndarray, work: np.ndarray, work_bytes: np.ndarray,
-                  seat: int, mask: np.ndarray, out: np.ndarray) -> None:  # fmt: skip
-    """``out[a]``: my river total minus the opponent's right after legal action ``a``."""
-    b = base[0]
+def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
+    """``out[a]``: my river total minus the opponent's right after legal action ``a`` (``state``: one record).
+
+    The one implementation: the vector env's compiled opponents and ``Heuristic.values`` both call it;
+    ``work`` is a one-record scratch array of the same dtype.
+    """
+    b = state[0]
+    base_bytes = state.view(np.uint8)
+    work_bytes = work.view(np.uint8)
     for a in range(mask.shape[0]):
         out[a] = -1e18
         if not mask[a]:
@@ -44,8 +49,7 @@ class Heuristic:
     """Greedy on the round margin after my move (see the module docstring)."""
 
     def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
-        mask = observation["action_mask"]
-        work = np.zeros_like(state)
+        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
         out = np.empty(mask.shape[0])
-        action_values(state, state.view(np.uint8), work, work.view(np.uint8), seat, mask, out)
+        action_values(state, np.zeros_like(state), seat, mask, out)
         return out

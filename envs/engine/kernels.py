@@ -32,20 +32,31 @@ Kernels (``states`` is an array of state records):
   every game ``steps_per_game`` steps; returns games finished (raw-speed measure)
 - ``random_playout(s, seed, returns)``: play one game to its end at random and add each
   seat's rewards into ``returns`` (search rollouts)
-- ``vector_advance(states, actions, learner_seat, rewards, dones, episode_seeds, opponent_rng,
-  played, played_count) -> int``: one learner decision per game, then uniformly random
-  opponents until the learner's seat is to act again or the game is over (the gymnasium
-  vector env, ``training.vector_env``). ``actions[i] < 0`` starts game i from
-  ``episode_seeds[i]``; a game with ``dones[i] == 1`` (finished by the previous call) ignores
-  its action and starts again from ``rng_next`` of its finished state (the seed written to
-  ``episode_seeds[i]``). Each start seeds ``opponent_rng[i] = splitmix64(seed ^ OPPONENT_SALT)``;
-  a game that ends before the learner's first decision is dropped and the next one started
-  the same way. ``rewards[i]``: the learner's rewards over the call; ``played[i]``: the
-  opponents' actions of the call (up to its width; ``played_count[i]`` counts them all);
-  returns the first game whose action was illegal (that game untouched), or -1
+- ``vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng,
+  slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume) -> int``: one
+  learner decision per game, then opponents until the learner's seat is to act again, the game is
+  over, or an outside opponent is to act (the gymnasium vector env, ``training.vector_env``).
+  ``actions[i] < 0`` starts game i from ``episode_seeds[i]``; a game with ``dones[i] == 1`` (finished
+  by the previous call) ignores its action and starts again from ``rng_next`` of its finished state
+  (the seed written to ``episode_seeds[i]``). Each start seeds ``opponent_rng[i] =
+  splitmix64(seed ^ OPPONENT_SALT)`` and draws the game's opponent slot from the cumulative weights
+  ``slot_cdf``: ``RANDOM_SLOT`` (uniformly random legal moves), ``HEURISTIC_SLOT`` (``heuristic_action``),
+  ``OUTSIDE_SLOT`` and above (decided in Python: the kernel sets ``waiting[i] = 1`` and stops; a call
+  with ``resume=True`` plays ``actions[i]`` for each waiting game and goes on). ``fresh[i]``: the
+  learner has not acted yet in the game (one that ends before it does is dropped and the next one
+  started). ``rewards[i]``: the learner's rewards over the call (summed over resumes); ``returns[i]``:
+  every seat's rewards in the game so far; ``played[i]``: the opponents' actions of the call (up to
+  its width; ``played_count[i]`` counts them all); returns the first game whose action was illegal
+  (that game untouched), or -1
+- ``heuristic_action(states, i, seat, mask, r, scratch, values)``: the game heuristic's move in game i:
+  its compiled ``action_values(state, work, seat, mask, out)`` (``envs/<game>/heuristic.py``) on a copy
+  of the state determinized for ``seat`` from ``r``, the best value's ties broken by ``splitmix64(r)``
+  (a game without one gets ``NO_HEURISTIC``, and ``HAS_COMPILED_HEURISTIC`` is False)
+- ``batch_observe_where(states, which, obs, masks)``: the acting seat's observation where ``which[i]``
 """
 
 import importlib
+import inspect
 from types import ModuleType
 from typing import Any
 
@@ -146,47 +157,100 @@ def random_playout(s, seed, returns):
 
 VECTOR_SOURCE = """
 @njit(cache=True)
-def _start_vector_game(s, i, episode_seeds, opponent_rng):
+def _start_vector_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, returns):
     reset(s, np.uint64(episode_seeds[i]))
-    opponent_rng[i] = splitmix64(np.uint64(episode_seeds[i]) ^ np.uint64(OPPONENT_SALT))
+    r = splitmix64(np.uint64(episode_seeds[i]) ^ np.uint64(OPPONENT_SALT))
+    opponent_rng[i] = r
+    u = (r >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # uniform in [0, 1) from the top 53 bits
+    k = 0
+    while k < slot_cdf.shape[0] - 1 and u >= slot_cdf[k]:
+        k += 1
+    opponent_slot[i] = k
+    returns[i, :] = 0.0
+
+
+@njit(cache=True)
+def heuristic_action(states, i, seat, mask, r, scratch, values):
+    n = legal_into(states[i], mask)
+    if n == 1:
+        return kth_legal(mask, np.uint64(0))
+    base = scratch[i, 0:1]
+    base.view(np.uint8)[:] = states[i : i + 1].view(np.uint8)
+    determinize(base[0], seat, np.uint64(r))
+    action_values(base, scratch[i, 1:2], seat, mask, values)
+    return best_of(values, mask, splitmix64(np.uint64(r)))
+
+
+@njit(cache=True)
+def _opponent_action(states, i, kind, mask, r, scratch, values):
+    if kind == HEURISTIC_SLOT:
+        return heuristic_action(states, i, states[i].current, mask, r, scratch, values)
+    return pick_random_action(states[i], mask, r)
 
 
 @njit(cache=True, parallel=True)
-def vector_advance(states, actions, learner_seat, rewards, dones, episode_seeds, opponent_rng, played, played_count):
+def vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng, slot_cdf,
+                   opponent_slot, waiting, returns, scratch, played, played_count, resume):  # fmt: skip
     n = states.shape[0]
     bad = np.full(n, -1, np.int64)
     for i in prange(n):
         s = states[i]
         seat = learner_seat[i]
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        fresh = False
-        if actions[i] < 0:
-            _start_vector_game(s, i, episode_seeds, opponent_rng)
-            fresh = True
-        elif dones[i] != 0:
-            episode_seeds[i] = _next_game_seed(s)
-            _start_vector_game(s, i, episode_seeds, opponent_rng)
-            fresh = True
-        else:
-            if step(s, actions[i]) != 0:
+        values = np.zeros(NUM_ACTIONS, np.float64)
+        played_count[i] = 0
+        if resume:
+            if waiting[i] == 0:
+                continue
+            if step(s, actions[i]) != 0:  # the outside opponent's move
                 bad[i] = i
                 continue
-        rewards[i] = 0.0 if fresh else s.rewards[seat]
-        dones[i] = 0
-        played_count[i] = 0
+            if played_count[i] < played.shape[1]:
+                played[i, played_count[i]] = actions[i]
+            played_count[i] += 1
+            waiting[i] = 0
+            rewards[i] += s.rewards[seat]
+            for p in range(returns.shape[1]):
+                returns[i, p] += s.rewards[p]
+        else:
+            waiting[i] = 0
+            if actions[i] < 0:
+                _start_vector_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, returns)
+                fresh[i] = 1
+            elif dones[i] != 0:
+                episode_seeds[i] = _next_game_seed(s)
+                _start_vector_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, returns)
+                fresh[i] = 1
+            else:
+                if step(s, actions[i]) != 0:
+                    bad[i] = i
+                    continue
+                fresh[i] = 0
+                for p in range(returns.shape[1]):
+                    returns[i, p] += s.rewards[p]
+            rewards[i] = 0.0 if fresh[i] else s.rewards[seat]
+            dones[i] = 0
         while True:
             while not s.done and s.current != seat:
+                kind = opponent_slot[i]
+                if kind >= OUTSIDE_SLOT:  # a snapshot or the learner's own copy: decided in Python
+                    waiting[i] = 1
+                    break
                 r = splitmix64(opponent_rng[i])
                 opponent_rng[i] = r
-                a = pick_random_action(s, mask, r)
+                a = _opponent_action(states, i, kind, mask, r, scratch, values)
                 if played_count[i] < played.shape[1]:
                     played[i, played_count[i]] = a
                 played_count[i] += 1
                 step(s, a)
                 rewards[i] += s.rewards[seat]
-            if s.done and fresh:
+                for p in range(returns.shape[1]):
+                    returns[i, p] += s.rewards[p]
+            if waiting[i] != 0:
+                break
+            if s.done and fresh[i]:
                 episode_seeds[i] = _next_game_seed(s)
-                _start_vector_game(s, i, episode_seeds, opponent_rng)
+                _start_vector_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, returns)
                 rewards[i] = 0.0
                 played_count[i] = 0
                 continue
@@ -203,9 +267,18 @@ def vector_advance(states, actions, learner_seat, rewards, dones, episode_seeds,
 def batch_observe_seats(states, seats, obs, masks):
     for i in prange(states.shape[0]):
         observe_into(states[i], seats[i], obs[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def batch_observe_where(states, which, obs, masks):
+    for i in prange(states.shape[0]):
+        if which[i]:
+            s = states[i]
+            observe_into(s, s.current, obs[i], masks[i])
 """
 
 OPPONENT_SALT = 0x0BB0_5EED_0BB0_5EED  # opponent generator of a vector-env game: splitmix64(seed ^ this)
+RANDOM_SLOT, HEURISTIC_SLOT, OUTSIDE_SLOT = 0, 1, 2  # opponent slots; OUTSIDE_SLOT and above act from Python
 
 DEFAULT_RANDOM_ACTION = """
 @njit(cache=True)
@@ -213,6 +286,39 @@ def pick_random_action(s, mask, r):
     n = legal_into(s, mask)
     return kth_legal(mask, np.uint64(r) % np.uint64(n))
 """
+
+# a game without a compiled heuristic: every legal action valued alike (a random pick); the vector env
+# never draws the heuristic slot for it (HAS_COMPILED_HEURISTIC is False)
+NO_HEURISTIC = """
+@njit(cache=True)
+def action_values(state, work, seat, mask, out):
+    out[:] = 0.0
+
+
+@njit(cache=True)
+def determinize(s, seat, seed):
+    pass
+"""
+
+
+@njit(cache=True)
+def best_of(values: np.ndarray, mask: np.ndarray, r: np.uint64) -> int:
+    """A legal action of highest value (within 1e-9), ties broken uniformly by the random 64-bit ``r``."""
+    top = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and values[a] > top:
+            top = values[a]
+    ties = 0
+    for a in range(mask.shape[0]):
+        if mask[a] and values[a] >= top - 1e-9:
+            ties += 1
+    k = np.uint64(r) % np.uint64(ties)
+    for a in range(mask.shape[0]):
+        if mask[a] and values[a] >= top - 1e-9:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
 
 
 KERNEL_NAMES = (
@@ -226,6 +332,8 @@ KERNEL_NAMES = (
     "random_playout",
     "vector_advance",
     "batch_observe_seats",
+    "batch_observe_where",
+    "heuristic_action",
 )
 
 
@@ -233,6 +341,22 @@ def kernels_of(game: Any) -> ModuleType:
     """The compiled kernels module of a game (``envs.<game>.kernels``)."""
     package = type(game).__module__.rsplit(".", 1)[0]
     return importlib.import_module(f"{package}.kernels")
+
+
+VALUES_PARAMETERS = ("state", "work", "seat", "mask", "out")  # a game heuristic's compiled action_values
+
+
+def _compiled_heuristic(package: str) -> tuple[Any, Any] | None:
+    """``(action_values, determinize)`` of a game whose heuristic module has a compiled ``action_values``."""
+    try:
+        heuristic = importlib.import_module(f"{package}.heuristic")
+        determinize = importlib.import_module(f"{package}.determinize").determinize
+    except ImportError:
+        return None
+    values = getattr(heuristic, "action_values", None)
+    if not hasattr(values, "py_func") or tuple(inspect.signature(values.py_func).parameters) != VALUES_PARAMETERS:
+        return None
+    return values, determinize
 
 
 def compile_kernels(namespace: dict) -> None:
@@ -248,8 +372,17 @@ def compile_kernels(namespace: dict) -> None:
         rng_next=rng_next,
         splitmix64=splitmix64,
         kth_legal=kth_legal,
+        best_of=best_of,
         OPPONENT_SALT=OPPONENT_SALT,
+        HEURISTIC_SLOT=HEURISTIC_SLOT,
+        OUTSIDE_SLOT=OUTSIDE_SLOT,
     )
+    heuristic = _compiled_heuristic(namespace["__name__"].rsplit(".", 1)[0])
+    namespace["HAS_COMPILED_HEURISTIC"] = heuristic is not None
+    if heuristic is None:
+        exec(compile(NO_HEURISTIC, namespace["__file__"], "exec"), namespace)
+    else:
+        namespace["action_values"], namespace["determinize"] = heuristic
     if "pick_random_action" not in namespace:
         exec(compile(DEFAULT_RANDOM_ACTION, namespace["__file__"], "exec"), namespace)
     exec(compile(KERNEL_SOURCE, namespace["__file__"], "exec"), namespace)

@@ -15,111 +15,152 @@ trick, or both in a merged trick) given the cards already in it and the players 
 play, times +1 for a trick I want and -1 for one I do not, the gain weighted by the star
 value. Ties go to the card least useful later (the one whose strength the target does not
 need). It reads the public table and its own hand only.
+
+Compiled (``action_values``), so the vector env's opponents and ``HeuristicAgent`` run the same code.
+It keeps no memory: the round's sign is recomputed from the hand the seat held when it predicted
+(its hand plus the cards it played this round), which is what it saw then.
 """
 
 import numpy as np
+from numba import njit
 
 from envs.horizonte.rules import CARD_STAR, CARD_SUIT, CARD_VALUE, CLOUD, NUM_CARDS, PREDICT_BASE
 
 _WORTH = np.where(CARD_STAR > 0, 2.0, 1.0)
 
 
-def _unseen(rec: np.void, seat: int) -> np.ndarray:
-    """Cards in play this round that ``seat`` has not seen: not in its hand and not played yet."""
-    n = int(rec["num_players"])
-    played = rec["played"][:n].any(axis=0)
-    return (rec["in_deck"] > 0) & ~played & (rec["hand"][seat] == 0)
-
-
-def _beats_dragon(card: int, lead_suit: int) -> np.ndarray:
-    """Mask of cards that would beat ``card`` in a Dragon trick led in ``lead_suit``."""
+@njit(cache=True)
+def _beats_dragon(c: int, card: int, lead_suit: int) -> bool:
+    """Whether card ``c`` would beat ``card`` in a Dragon trick led in ``lead_suit``."""
     suit, value = CARD_SUIT[card], CARD_VALUE[card]
     if suit == CLOUD:
-        return (CARD_SUIT == CLOUD) & (CARD_VALUE > value)
+        return CARD_SUIT[c] == CLOUD and CARD_VALUE[c] > value
     if suit != lead_suit:
-        return np.ones(NUM_CARDS, bool)  # off suit and not a Cloud: it cannot win
-    return (CARD_SUIT == CLOUD) | ((CARD_SUIT == suit) & (CARD_VALUE > value))
+        return True  # off suit and not a Cloud: it cannot win
+    return CARD_SUIT[c] == CLOUD or (CARD_SUIT[c] == suit and CARD_VALUE[c] > value)
 
 
+@njit(cache=True)
 def _none_of(beaters: int, unseen: int, hand_size: float, players: int) -> float:
     """Chance that none of ``players`` hands of ``hand_size`` unseen cards holds one of ``beaters`` cards."""
     if unseen <= 0 or players <= 0:
         return 1.0
     per_player = max(0.0, 1.0 - beaters / unseen) ** max(hand_size, 1.0)
-    return per_player**players
+    return per_player ** float(players)
 
 
-def _win_chances(rec: np.void, seat: int, card: int, trick: int, unseen: np.ndarray) -> tuple[float, float]:
+@njit(cache=True)
+def _win_chances(s: np.void, card: int, trick: int, unseen: np.ndarray) -> tuple[float, float]:
     """(Dragon, Dog) chance that ``card`` played now into ``trick`` ends up winning it."""
-    n = int(rec["num_players"])
-    count = int(rec["trick_count"][trick])
-    cards = [int(c) for c in rec["trick_card"][trick][:count]]
+    n = s.num_players
+    count = s.trick_count[trick]
     later = n - count - 1
     n_unseen = int(unseen.sum())
     hand = float(n_unseen) / max(1, n - 1)
-    lead = CARD_SUIT[cards[0]] if cards else CARD_SUIT[card]
-    beat = _beats_dragon(card, lead)
+    lead = CARD_SUIT[s.trick_card[trick, 0]] if count > 0 else CARD_SUIT[card]
+    beaten = _beats_dragon(card, card, lead)
+    for k in range(count):
+        beaten = beaten or _beats_dragon(s.trick_card[trick, k], card, lead)
     dragon = 0.0
-    if not any(beat[c] for c in cards) and not beat[card]:
-        dragon = _none_of(int((beat & unseen).sum()), n_unseen, hand, later)
+    if not beaten:
+        beaters = 0
+        for c in range(NUM_CARDS):
+            if unseen[c] and _beats_dragon(c, card, lead):
+                beaters += 1
+        dragon = _none_of(beaters, n_unseen, hand, later)
     value = CARD_VALUE[card]
+    lowest = True
+    for k in range(count):
+        lowest = lowest and CARD_VALUE[s.trick_card[trick, k]] >= value  # a tie goes to the card played last: mine
     dog = 0.0
-    if all(CARD_VALUE[c] >= value for c in cards):  # a tie goes to the card played last: mine, for now
-        dog = _none_of(int(((CARD_VALUE <= value) & unseen).sum()), n_unseen, hand, later)
+    if lowest:
+        low = 0
+        for c in range(NUM_CARDS):
+            if unseen[c] and CARD_VALUE[c] <= value:
+                low += 1
+        dog = _none_of(low, n_unseen, hand, later)
     return dragon, dog
 
 
-def _expected_tricks(rec: np.void, seat: int) -> tuple[float, float]:
-    """Expected (Dragon, Dog) tricks of the hand: each card led into a trick of each kind, half of each."""
-    unseen = _unseen(rec, seat)
-    n = int(rec["num_players"])
+@njit(cache=True)
+def _expected_tricks(s: np.void, hand_cards: np.ndarray, unseen: np.ndarray) -> tuple[float, float]:
+    """Expected (Dragon, Dog) tricks of a hand: each card led into a trick of each kind, half of each."""
+    n = s.num_players
     n_unseen = int(unseen.sum())
     hand = float(n_unseen) / max(1, n - 1)
     dragon = dog = 0.0
-    for card in np.flatnonzero(rec["hand"][seat]):
-        beat = _beats_dragon(int(card), CARD_SUIT[card])
-        dragon += _WORTH[card] * _none_of(int((beat & unseen).sum()), n_unseen, hand, n - 1)
-        low = (CARD_VALUE <= CARD_VALUE[card]) & unseen
-        dog += _WORTH[card] * _none_of(int(low.sum()), n_unseen, hand, n - 1)
+    for card in range(NUM_CARDS):
+        if not hand_cards[card]:
+            continue
+        beaters = low = 0
+        for c in range(NUM_CARDS):
+            if unseen[c]:
+                beaters += _beats_dragon(c, card, CARD_SUIT[card])
+                low += CARD_VALUE[c] <= CARD_VALUE[card]
+        dragon += _WORTH[card] * _none_of(beaters, n_unseen, hand, n - 1)
+        dog += _WORTH[card] * _none_of(low, n_unseen, hand, n - 1)
     return dragon / 2.0, dog / 2.0
+
+
+@njit(cache=True)
+def _round_sign(s: np.void, seat: int) -> tuple[int, float, float]:
+    """+1 (aim for more Dragon than Dog tricks) or -1, from the hand ``seat`` predicted with; and that hand's
+    expected (Dragon, Dog) tricks."""
+    start_hand = np.zeros(NUM_CARDS, np.bool_)
+    unseen = np.zeros(NUM_CARDS, np.bool_)
+    for c in range(NUM_CARDS):
+        start_hand[c] = s.hand[seat, c] > 0 or s.played[seat, c] > 0
+        unseen[c] = s.in_deck[c] > 0 and not start_hand[c]
+    dragon, dog = _expected_tricks(s, start_hand, unseen)
+    return (1 if dragon >= dog else -1), dragon, dog
+
+
+@njit(cache=True)
+def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
+    """``out[a]``: the value of legal action ``a`` for ``seat`` (module docstring); ``work`` is unused."""
+    s = state[0]
+    out[:] = -1e9
+    sign, dragon, dog = _round_sign(s, seat)
+    if mask[PREDICT_BASE:].any():
+        k = min(int(s.max_prediction), int(np.rint(abs(dragon - dog))))
+        out[PREDICT_BASE + k] = 1.0
+        return
+    target = sign * int(s.prediction[seat])
+    diff = int(s.dragon_tricks[seat]) - int(s.dog_tricks[seat])
+    if diff < target:
+        want_dragon, want_dog = 1.0, -1.0
+    elif diff > target:
+        want_dragon, want_dog = -1.0, 1.0
+    else:
+        want_dragon, want_dog = -1.0, -1.0
+    merged = s.dragon == s.dog
+    trick = int(s.active)
+    unseen = np.zeros(NUM_CARDS, np.bool_)
+    for c in range(NUM_CARDS):
+        played = False
+        for p in range(s.num_players):
+            played = played or s.played[p, c] > 0
+        unseen[c] = s.in_deck[c] > 0 and not played and s.hand[seat, c] == 0
+    for card in range(PREDICT_BASE):
+        if not mask[card]:
+            continue
+        p_dragon, p_dog = _win_chances(s, card, trick, unseen)
+        gain = 0.0
+        if merged or trick == 0:
+            gain += want_dragon * p_dragon
+        if merged or trick == 1:
+            gain += want_dog * p_dog
+        gain *= _WORTH[card]
+        # keep for later the strength the target needs: high cards for Dragon tricks, low for Dog tricks
+        keep = CARD_VALUE[card] / 25.0 if sign > 0 else 1.0 - CARD_VALUE[card] / 25.0
+        out[card] = gain - 0.01 * keep
 
 
 class Heuristic:
     """Predicts from hand strength, then wins or ducks Dragon and Dog tricks to meet it (module docstring)."""
 
-    def __init__(self) -> None:
-        self._sign = 1  # +1: aim for more Dragon than Dog tricks this round; -1: the reverse
-        self._sign_round = -1  # the round that sign was chosen for
-
     def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
-        rec = state[0]
-        mask = observation["action_mask"]
-        out = np.full(mask.shape[0], -1e9)
-        dragon, dog = _expected_tricks(rec, seat)
-        rnd = int(rec["rounds_done"])
-        if mask[PREDICT_BASE:].any() or rnd != self._sign_round:
-            self._sign = 1 if dragon >= dog else -1
-            self._sign_round = rnd
-        if mask[PREDICT_BASE:].any():
-            k = int(min(int(rec["max_prediction"]), round(abs(dragon - dog))))
-            out[PREDICT_BASE + k] = 1.0
-            return out
-        pred = int(rec["prediction"][seat])
-        target = self._sign * pred
-        diff = int(rec["dragon_tricks"][seat]) - int(rec["dog_tricks"][seat])
-        want_dragon, want_dog = (1.0, -1.0) if diff < target else (-1.0, 1.0) if diff > target else (-1.0, -1.0)
-        merged = rec["dragon"] == rec["dog"]
-        trick = int(rec["active"])
-        unseen = _unseen(rec, seat)
-        for card in np.flatnonzero(mask[:PREDICT_BASE]):
-            p_dragon, p_dog = _win_chances(rec, seat, int(card), trick, unseen)
-            gain = 0.0
-            if merged or trick == 0:
-                gain += want_dragon * p_dragon
-            if merged or trick == 1:
-                gain += want_dog * p_dog
-            gain *= _WORTH[card]
-            # keep for later the strength the target needs: high cards for Dragon tricks, low for Dog tricks
-            keep = CARD_VALUE[card] / 25.0 if self._sign > 0 else 1.0 - CARD_VALUE[card] / 25.0
-            out[card] = gain - 0.01 * keep
+        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
+        out = np.empty(mask.shape[0])
+        action_values(state, state, seat, mask, out)
         return out

@@ -23,6 +23,8 @@ from tabuleiro.options import (
 )
 from training.run import final_evaluation, game_config_for
 
+SHOWN = ("targets", "learner_decisions_per_s_median", "decisions_per_s_median", "raw_env")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tabuleiro learning`."""
@@ -78,6 +80,6 @@ def run(args: argparse.Namespace) -> int:
     report["cpus"] = os.cpu_count()
     (run_dir / "learning.json").write_text(json.dumps(report, indent=1))
     plot(run_dir, report, run_dir / "learning.png")
-    print(json.dumps({k: report[k] for k in ("targets", "train_steps_per_s_median", "raw_env")}, indent=1))
+    print(json.dumps({k: report[k] for k in SHOWN}, indent=1))
     print(f"wrote {run_dir / 'learning.json'} and {run_dir / 'learning.png'}")
     return 0

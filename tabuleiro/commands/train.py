@@ -60,7 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="remote sampling processes, 0..1024 (default 0: sample here)",
     )
     parser.add_argument(
-        "--envs-per-runner", type=int_option(1, 4096), help="games stepped side by side per env runner (default 32)"
+        "--envs-per-runner",
+        type=int_option(1, 4096),
+        help="games stepped in one compiled call per env runner (default 256)",
     )
     parser.add_argument(
         "--num-learners", type=int_option(0, 256), help="remote learner processes, 0..256 (default 0: learn here)"

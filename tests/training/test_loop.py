@@ -54,11 +54,15 @@ def test_progress_line_shows_rates_and_pool():
     row = {
         "iteration": 12,
         "elapsed_s": 151.0,
-        "steps_per_s": 702.4,
+        "iteration_s": 2.0,
+        "sample_s": 1.2,
+        "learner_decisions_per_s": 12034.4,
+        "decisions_per_s": 24100.0,
         "loss": 0.1234,
         "opponents": {"random": {"games": 230, "win_rate": 0.83}, "self": {"games": 10}},
         "snapshots": ["main_v1", "main_v2"],
         "new_snapshot": "main_v2",
     }
     line = format_progress(row)
-    assert line.split() == "iter 12 2:31 steps/s 702 loss 0.123 random 83% (230) pool 2 +main_v2".split()
+    expected = "iter 12 2:31 learner/s 12034 total/s 24100 sample 60% loss 0.123 random 83% (230) pool 2 +main_v2"
+    assert line.split() == expected.split()

@@ -109,3 +109,54 @@ def test_module_round_trips_through_a_checkpoint(tmp_path):
     mask[[2, 5]] = 1
     picks = {agent.act({"observation": np.zeros(N_OBS, np.float32), "action_mask": mask}) for _ in range(200)}
     assert picks <= {2, 5}
+
+
+class _BoardLayout:
+    """A test-only observation layout: a 5x4 board with 3 channels first, then 6 more numbers."""
+
+    def names(self) -> list[str]:
+        return ["board", "rest"]
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        return {"board": (5, 4, 3), "rest": (6,)}[name]
+
+
+def test_a_board_observation_goes_through_a_conv_stack_and_masks_still_hold():
+    from training.masking_module import image_shape_of
+
+    image = image_shape_of(_BoardLayout())
+    assert image == (5, 4, 3)
+    size = 5 * 4 * 3 + 6
+    space = gym.spaces.Dict(
+        {OBS_KEY: gym.spaces.Box(-1, 1, (size,), np.float32), MASK_KEY: gym.spaces.Box(0, 1, (N_ACT,), np.float32)}
+    )
+    torch.manual_seed(0)
+    module = MaskedPPOTorchRLModule(
+        observation_space=space,
+        action_space=gym.spaces.Discrete(N_ACT),
+        model_config={"fcnet_hiddens": [16], "image_shape": list(image), "conv_filters": [[4, 3, 1], [8, 3, 2]]},
+    )
+    assert module.conv is not None and module.observation_space == space
+    rng = np.random.default_rng(0)
+    obs = torch.as_tensor(rng.uniform(-1, 1, (7, size)).astype(np.float32))
+    mask = torch.ones(7, N_ACT)
+    mask[:, 0] = 0.0
+    out = module.forward_train({Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}})
+    assert torch.all(torch.softmax(out[Columns.ACTION_DIST_INPUTS], -1)[:, 0] == 0.0)
+    # the board counts: swapping two cells' channels changes the output
+    moved = obs.clone()
+    board = moved[:, :60].reshape(7, 5, 4, 3)
+    board[:, [0, 4]] = board[:, [4, 0]]
+    out2 = module.forward_train({Columns.OBS: {OBS_KEY: moved, MASK_KEY: mask}})
+    assert not torch.allclose(out[Columns.ACTION_DIST_INPUTS][:, 1:], out2[Columns.ACTION_DIST_INPUTS][:, 1:])
+    # and the conv weights learn: a loss on the logits reaches them
+    out[Columns.ACTION_DIST_INPUTS][:, 1:].sum().backward()
+    assert module.conv[0].weight.grad is not None and module.conv[0].weight.grad.abs().sum() > 0
+
+
+def test_flat_layouts_have_no_image():
+    import envs
+    from training.masking_module import image_shape_of
+
+    assert image_shape_of(envs.make("capivari_v0").game.observation_layout()) is None
+    assert image_shape_of(None) is None
