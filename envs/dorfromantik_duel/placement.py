@@ -193,41 +193,73 @@ def legal_placements(s, seat: int, tile: int, mask) -> int:
 
 
 @njit(cache=True)
-def grow_frontier(s, p: int, c: int) -> int:
-    """After a tile went down at c: c leaves p's frontier (the order of the rest kept) and c's empty
-    neighbours that touch no other tile join it at the end, so the frontier stays in the order of
-    the tiles its cells first touch. Returns c's former place in the frontier (-1: not in it)."""
-    n = s.n_frontier[p]
-    at = -1
-    for i in range(n):
+def frontier_place(s, p: int, c: int) -> int:
+    """Where cell c is in p's frontier (-1: not in it)."""
+    for i in range(s.n_frontier[p]):
         if s.frontier[p, i] == c:
-            at = i
-            break
+            return i
+    return -1
+
+
+@njit(cache=True)
+def set_frontier(s, p: int, i: int, c: int, code: int, mask: int) -> None:
+    s.frontier[p, i] = c
+    s.frontier_code[p, i] = code
+    s.frontier_mask[p, i] = mask
+
+
+@njit(cache=True)
+def grow_frontier(s, p: int, c: int) -> int:
+    """After a tile went down at c: c leaves p's frontier (the order of the rest kept), c's empty
+    neighbours that touch no other tile join it at the end, so the frontier stays in the order of
+    the tiles its cells first touch, and each empty neighbour notes the line c shows it.
+    Returns c's former place in the frontier (-1: not in it)."""
+    n = s.n_frontier[p]
+    at = frontier_place(s, p, c)
     if at >= 0:
         for i in range(at, n - 1):
-            s.frontier[p, i] = s.frontier[p, i + 1]
+            set_frontier(s, p, i, s.frontier[p, i + 1], s.frontier_code[p, i + 1], s.frontier_mask[p, i + 1])
         n -= 1
-        s.frontier[p, n] = -1
+        set_frontier(s, p, n, -1, 0, 0)
+    s.n_frontier[p] = n
     for d in range(NUM_ROT):
         nb = next_cell(s, p, c, d)
-        if nb >= 0 and s.cell_tile[p, nb] == NO_TILE and occupied_neighbours(s, p, nb) == 1:
-            s.frontier[p, n] = nb
+        if nb < 0 or s.cell_tile[p, nb] != NO_TILE:
+            continue
+        shift = LINE_BITS * ((d + 3) % NUM_ROT)  # c is in the opposite direction, seen from nb
+        code = line_code(s.cell_edge[p, c, d]) << shift
+        if occupied_neighbours(s, p, nb) == 1:
+            set_frontier(s, p, n, nb, code, 3 << shift)
             n += 1
-    s.n_frontier[p] = n
+            s.n_frontier[p] = n
+        else:
+            i = frontier_place(s, p, nb)
+            s.frontier_code[p, i] |= code
+            s.frontier_mask[p, i] |= 3 << shift
     return at
 
 
 @njit(cache=True)
 def shrink_frontier(s, p: int, c: int, at: int, n_before: int) -> None:
-    """Undo ``grow_frontier`` once the tile at c was taken back: c returns to its former place ``at``
-    (-1: it was not in the frontier) and the frontier its former length."""
-    n = s.n_frontier[p]
-    for i in range(n_before, n):
-        s.frontier[p, i] = -1
+    """Undo ``grow_frontier`` once the tile at c was taken back: c's neighbours forget its lines,
+    c returns to its former place ``at`` (-1: it was not in the frontier) and the frontier to its
+    former length."""
+    for d in range(NUM_ROT):
+        nb = next_cell(s, p, c, d)
+        if nb < 0 or s.cell_tile[p, nb] != NO_TILE:
+            continue
+        i = frontier_place(s, p, nb)
+        keep = ~(3 << (LINE_BITS * ((d + 3) % NUM_ROT)))
+        s.frontier_code[p, i] &= keep
+        s.frontier_mask[p, i] &= keep
+    for i in range(n_before, s.n_frontier[p]):
+        set_frontier(s, p, i, -1, 0, 0)
     if at >= 0:
         for i in range(n_before - 1, at, -1):
-            s.frontier[p, i] = s.frontier[p, i - 1]
-        s.frontier[p, at] = c
+            set_frontier(s, p, i, s.frontier[p, i - 1], s.frontier_code[p, i - 1], s.frontier_mask[p, i - 1])
+        facing = np.empty(NUM_ROT, np.int64)
+        _, code, mask = facing_lines(s, p, c, facing)
+        set_frontier(s, p, at, c, code, mask)
     s.n_frontier[p] = n_before
 
 
@@ -236,9 +268,12 @@ def index_board(s, p: int) -> None:
     """``cell_index`` and the frontier rebuilt from p's ``order`` (after a scenario wrote the board)."""
     s.cell_index[p, :] = -1
     s.frontier[p, :] = -1
+    s.frontier_code[p, :] = 0
+    s.frontier_mask[p, :] = 0
     for i in range(s.n_placed[p]):
         s.cell_index[p, s.order[p, i]] = i
     n = 0
+    facing = np.empty(NUM_ROT, np.int64)
     for i in range(s.n_placed[p]):
         for d in range(NUM_ROT):
             nb = next_cell(s, p, np.int64(s.order[p, i]), d)
@@ -248,7 +283,8 @@ def index_board(s, p: int) -> None:
             for j in range(n):
                 known = known or s.frontier[p, j] == nb
             if not known:
-                s.frontier[p, n] = nb
+                _, code, mask = facing_lines(s, p, nb, facing)
+                set_frontier(s, p, n, nb, code, mask)
                 n += 1
     s.n_frontier[p] = n
 
@@ -270,8 +306,11 @@ def list_placements(s, seat: int, tile: int, out) -> int:
     task_rule = TILE_TASK[tile] >= 0 and s.forbid_doomed_tasks
     for i in range(s.n_frontier[seat]):
         c = np.int64(s.frontier[seat, i])
-        touching, code, lines = facing_lines(s, seat, c, facing)
+        code = np.int64(s.frontier_code[seat, i])
+        lines = np.int64(s.frontier_mask[seat, i])
+        touching = 0
         if task_rule:
+            touching, _, _ = facing_lines(s, seat, c, facing)
             facing_roots(s, seat, c, facing, roots)
         if not HAS_LINE[tile] and code == 0:
             lines = 0  # no line on either side: every rotation fits

@@ -41,6 +41,8 @@ def clear_boards(s) -> None:
     s.extent[:] = 0
     s.frontier[:, :] = -1
     s.n_frontier[:] = 0
+    s.frontier_code[:, :] = 0
+    s.frontier_mask[:, :] = 0
     s.area_root[:, :, :] = -1
     s.area_size[:, :, :] = 0
     s.area_open[:, :, :] = 0

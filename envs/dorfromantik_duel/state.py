@@ -61,6 +61,10 @@ def state_dtype(radius: int) -> np.dtype:
             # empty cells touching the seat's tiles, in the order the tiles they touch were placed
             ("frontier", np.int16, (2, MAX_FRONTIER)),
             ("n_frontier", np.int16, (2,)),
+            # per frontier cell, the lines its neighbours show it (grid.LINE_BITS per direction) and
+            # which neighbours are tiles (3 in those bits): the track/stream rule as one mask test
+            ("frontier_code", np.int16, (2, MAX_FRONTIER)),
+            ("frontier_mask", np.int16, (2, MAX_FRONTIER)),
             # areas by tile (its place in ``order``): per kind, the area's root (its earliest tile,
             # -1: no edge of that kind), and at the root the area's size in tiles and open edges
             ("area_root", np.int8, (2, NUM_KINDS, MAX_PLACED)),

@@ -18,7 +18,7 @@ import itertools
 import numpy as np
 
 from envs.dorfromantik_duel.areas import relabel_areas
-from envs.dorfromantik_duel.grid import TURNED_EDGES
+from envs.dorfromantik_duel.grid import LINE_BITS, TURNED_EDGES
 from envs.dorfromantik_duel.placement import is_legal, legal_into
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
@@ -343,6 +343,18 @@ def _frontier(rec: np.void, p: int, radius: int, cells: list[int]) -> None:
     got = rec["frontier"][p]
     if int(rec["n_frontier"][p]) != len(want) or got[: len(want)].tolist() != want or np.any(got[len(want) :] != -1):
         fail("state fields 'frontier'/'n_frontier' do not match the board")
+    codes = np.zeros(got.shape[0], np.int64)
+    masks = np.zeros(got.shape[0], np.int64)
+    for i, nb in enumerate(want):
+        q, r = coords_of(radius, nb)
+        for d in range(6):
+            x = (q + DIR_Q[d], r + DIR_R[d])
+            if on_board(radius, *x) and cell_of(radius, *x) in placed:
+                edge = int(rec["cell_edge"][p, cell_of(radius, *x), (d + 3) % 6])
+                masks[i] |= 3 << (LINE_BITS * d)
+                codes[i] |= (edge - TRACK + 1 if edge >= TRACK else 0) << (LINE_BITS * d)
+    if not np.array_equal(rec["frontier_code"][p], codes) or not np.array_equal(rec["frontier_mask"][p], masks):
+        fail("state fields 'frontier_code'/'frontier_mask' do not match the board")
 
 
 def _marker_values(t: int) -> tuple[int, ...]:

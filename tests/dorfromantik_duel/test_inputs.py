@@ -92,6 +92,8 @@ FIELD_GARBAGE = [
     ("cell_index", lambda r: r["cell_index"].__setitem__((0, r["order"][0, 0]), 90)),
     ("frontier", lambda r: r["frontier"].__setitem__((0, 0), 20000)),
     ("n_frontier", lambda r: r["n_frontier"].__setitem__(0, 300)),
+    ("frontier_code", lambda r: r["frontier_code"].__setitem__((0, 0), r["frontier_code"][0, 0] ^ 1)),
+    ("frontier_mask", lambda r: r["frontier_mask"].__setitem__((0, 0), 0)),
     ("area_size", lambda r: r["area_size"].__setitem__((0, *_some_area(r)), 99)),
     ("area_open", lambda r: r["area_open"].__setitem__((0, *_some_area(r)), 77)),
     ("order", lambda r: r["order"].__setitem__((0, 0), -7)),
