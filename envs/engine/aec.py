@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import warnings
+import weakref
 from typing import Any
 
 import gymnasium
@@ -40,6 +41,35 @@ class OrderError(RuntimeError):
     """An env method called before ``reset()``."""
 
 
+_SPACES: "weakref.WeakKeyDictionary[Game, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _spaces(game: Game) -> tuple[spaces.Dict, spaces.Discrete, spaces.Box]:
+    """(observation space, action space, state space) of ``game``. Built once per game (a Box over a large
+    observation takes about a millisecond to check, which every clone would pay) and handed out as
+    shallow copies with a generator of their own, since ``sample()`` draws from the space's generator."""
+    if game not in _SPACES:
+        lo, hi = game.obs_bounds()
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(lo, hi, (game.obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+            }
+        )
+        state_space = spaces.Box(lo, hi, (game.num_players * game.obs_size,), np.float32)
+        _SPACES[game] = (obs_space, spaces.Discrete(game.num_actions), state_space)
+    obs_space, action_space, state_space = _SPACES[game]
+    own_obs = spaces.Dict({k: _own_copy(v) for k, v in obs_space.spaces.items()})
+    return own_obs, _own_copy(action_space), _own_copy(state_space)
+
+
+def _own_copy(space: spaces.Space) -> spaces.Space:
+    """A shallow copy of ``space`` (bounds shared: never written) that seeds its own generator."""
+    own = copy.copy(space)
+    own._np_random = None
+    return own
+
+
 class TabuleiroAECEnv(AECEnv):
     """PettingZoo AEC environment over one game's numba core."""
 
@@ -58,16 +88,9 @@ class TabuleiroAECEnv(AECEnv):
         n = game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        lo, hi = game.obs_bounds()
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(lo, hi, (game.obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
-            }
-        )
+        obs_space, action_space, self.state_space = _spaces(game)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(lo, hi, (n * game.obs_size,), np.float32)
+        self.action_spaces = {a: action_space for a in self.possible_agents}
         self._step_fn = game.step_fn
         self._observe_fn = game.observe_fn
         self._buf_step, self._buf_observe = _byte_functions(game)
@@ -276,7 +299,23 @@ class TabuleiroAECEnv(AECEnv):
         return copy.deepcopy(self)
 
     def __deepcopy__(self, memo: dict) -> "TabuleiroAECEnv":
-        return self.deserialize_new(self.serialize()) if self._rec is not None else self._fresh_like()
+        """The record and bookkeeping copied as they are: they are this env's own, valid by construction
+        (no byte round trip, checksum or ``validate_state``: those guard bytes from outside)."""
+        new = self._fresh_like()
+        if self._rec is None:
+            return new
+        new._attach(self._states.copy())
+        new.agents = list(self.agents)
+        new.agent_selection = self.agent_selection
+        new.rewards = dict(self.rewards)
+        new._cumulative_rewards = dict(self._cumulative_rewards)
+        new.terminations = dict(self.terminations)
+        new.truncations = dict(self.truncations)
+        new.infos = copy.deepcopy(self.infos, memo)
+        new._info_version = self._info_version
+        new._illegal_end = self._illegal_end
+        new.render_seat = self.render_seat
+        return new
 
     def _fresh_like(self) -> "TabuleiroAECEnv":
         return type(self)(self.game, render_mode=self.render_mode, strict=self.strict)

@@ -223,3 +223,16 @@ def test_batch_takes_numpy_integers():
     batch = BatchEnv("capivari_v0", np.int64(4), seed=np.uint64(2**64 - 4), threads=np.int32(1))
     batch.reset(seed=np.int64(3))
     assert batch.episode_seeds.tolist() == [3, 4, 5, 6]
+
+
+def test_a_clone_is_independent_and_samples_from_its_own_spaces():
+    env = capivari_v0.env()
+    env.reset(seed=4)
+    twin = env.clone()
+    agent = env.agent_selection
+    twin.action_space(agent).seed(7)
+    env.action_space(agent).seed(7)
+    assert [twin.action_space(agent).sample() for _ in range(5)] == [env.action_space(agent).sample() for _ in range(5)]
+    before = env.serialize()
+    twin.step(int(np.flatnonzero(twin.observe(agent)["action_mask"])[0]))
+    assert env.serialize() == before and twin.serialize() != before
