@@ -581,6 +581,8 @@ def state_of(game: TabuleiroGame, rec: np.void) -> TabuleiroState:
     through ``resample_from_infostate``, as OpenSpiel's IS-MCTS does)."""
     if not isinstance(game, TabuleiroGame):
         raise ValueError(f"state_of needs a tabuleiro OpenSpiel game, got {type(game).__name__}")
+    if game.explicit:  # an explicit-chance state is its history (observation strings are kept by history)
+        raise ValueError(f"{game.spec.name}: state_of needs sampled chance ({EXPLICIT}=False)")
     states = game.tab.new_state()
     if not isinstance(rec, np.void) or rec.dtype != states.dtype:
         raise ValueError(f"{game.spec.name}: state_of needs a state record of this game")

@@ -65,3 +65,6 @@ def test_state_of_refuses_foreign_records():
     game = eo.load("capivari")
     with pytest.raises(ValueError, match="record"):
         eo.state_of(game, envs.make("kuhn_poker_v0").game.new_state()[0])
+    kuhn = eo.load("kuhn_poker")  # explicit chance: a state is its history
+    with pytest.raises(ValueError, match="sampled"):
+        eo.state_of(kuhn, kuhn.tab.new_state()[0])
