@@ -25,19 +25,24 @@ def _heuristic(game: str, seed: int | None, options: dict[str, str]) -> Agent:
     return HeuristicAgent(game, seed)
 
 
-def _ismcts_options(options: dict[str, str]) -> dict[str, Any]:
-    """The keyword arguments of ``ISMCTSAgent`` from a spec's options, typed and range-checked
-    (``agents.ismcts.check_budget``: finite, bounded budgets)."""
-    kinds = {"iterations": int, "seconds": float, "exploration": float}
+def _typed_options(agent: str, options: dict[str, str], kinds: dict[str, type], note: str = "") -> dict[str, Any]:
+    """A spec's options as keyword arguments of the types in ``kinds``; ValueError naming an unknown or bad one."""
     unknown = sorted(set(options) - set(kinds))
     if unknown:
-        raise ValueError(f"unknown ismcts option(s) {unknown}; known: {sorted(kinds)}")
+        raise ValueError(f"unknown {agent} option(s) {unknown}; known: {sorted(kinds)}{note}")
     kwargs: dict[str, Any] = {}
     for key, text in options.items():
         try:
             kwargs[key] = kinds[key](text)
         except ValueError:
-            raise ValueError(f"ismcts option {key}={text!r} must be a {kinds[key].__name__}") from None
+            raise ValueError(f"{agent} option {key}={text!r} must be a {kinds[key].__name__}") from None
+    return kwargs
+
+
+def _ismcts_options(options: dict[str, str]) -> dict[str, Any]:
+    """The keyword arguments of ``ISMCTSAgent`` from a spec's options, typed and range-checked
+    (``agents.ismcts.check_budget``: finite, bounded budgets)."""
+    kwargs = _typed_options("ismcts", options, {"iterations": int, "seconds": float, "exploration": float})
     check_budget(**kwargs)
     return kwargs
 
@@ -45,6 +50,22 @@ def _ismcts_options(options: dict[str, str]) -> dict[str, Any]:
 def _ismcts(game: str, seed: int | None, options: dict[str, str]) -> Agent:
     agent = ISMCTSAgent(game, seed=seed, **_ismcts_options(options))
     return agent
+
+
+def _openspiel_ismcts_options(options: dict[str, str]) -> dict[str, Any]:
+    """The keyword arguments of ``OpenSpielISMCTSAgent`` from a spec's options, typed and range-checked."""
+    from agents.openspiel_ismcts import check_options  # needs no pyspiel: that loads when an agent is made
+
+    kinds = {"iterations": int, "exploration": float}
+    kwargs = _typed_options("openspiel-ismcts", options, kinds, " (the bot's budget is simulations: no seconds=)")
+    check_options(**kwargs)
+    return kwargs
+
+
+def _openspiel_ismcts(game: str, seed: int | None, options: dict[str, str]) -> Agent:
+    from agents.openspiel_ismcts import OpenSpielISMCTSAgent  # optional: pyspiel loads when the agent is made
+
+    return OpenSpielISMCTSAgent(game, seed=seed, **_openspiel_ismcts_options(options))
 
 
 def _rllib(game: str, seed: int | None, options: dict[str, str], path: str) -> Agent:
@@ -68,6 +89,10 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
         "IS-MCTS with determinization; options iterations=N (<= 1,000,000) | seconds=S (<= 600), exploration=C",
     ),
     "rllib": (_rllib, "a trained RLlib policy: rllib:<checkpoint>[,key=value...]"),
+    "openspiel-ismcts": (
+        _openspiel_ismcts,
+        "OpenSpiel's IS-MCTS bot over our determinizer (needs open_spiel); options iterations=N, exploration=C",
+    ),
 }
 
 
@@ -101,6 +126,8 @@ def check_spec(spec: str) -> None:
         _no_options(name, options)
     elif name == "ismcts":
         _ismcts_options(options)
+    elif name == "openspiel-ismcts":
+        _openspiel_ismcts_options(options)
     elif name == "rllib" and not path:
         raise ValueError("rllib needs a checkpoint: rllib:<path>")
 

@@ -14,9 +14,15 @@ specs and reads only the Game contract (``envs.engine.game``).
   chosen, so the sequential game has the same information sets as the simultaneous one.
 - information: imperfect.
 - chance: ``EXPLICIT_STOCHASTIC`` where the game offers explicit chance (``chance_outcomes_fn`` and the
-  other ``chance_*`` hooks; Kuhn poker: the deal as two chance nodes, seat 0's card then seat 1's, 3 then
-  2 outcomes, uniform). Otherwise ``SAMPLED_STOCHASTIC``: shuffles, deals and draws happen inside the
-  compiled core, from the generator in the state record, seeded from the game parameter ``seed`` (below).
+  other ``chance_*`` hooks) and it is chosen: the game parameter ``explicit_chance``, whose default is the
+  game's ``chance_explicit_by_default``. Kuhn poker (default explicit): the deal as two chance nodes, seat
+  0's card then seat 1's, 3 then 2 outcomes, uniform. Horizonte (default sampled; ``explicit_chance=True``
+  for CFR-family algorithms and exact best responses): the initiative (n (n - 1) uniform outcomes) and each
+  round's deal, one event per card, seat by seat (``envs/horizonte/chance.py``). Sampled is Horizonte's
+  default because sampling algorithms (IS-MCTS, MCTS) then get a whole deal in one compiled call instead
+  of ~50 Python round trips, and their resampling uses the game's determinizer. Otherwise
+  ``SAMPLED_STOCHASTIC``: shuffles, deals and draws happen inside the compiled core, from the generator in
+  the state record, seeded from the game parameter ``seed`` (below).
 - utility, reward model, utility range, game length: from the game's ``returns_range()``, ``returns_sum()``
   (0: zero-sum; another number: constant-sum; None: general-sum), ``rewards_at_end()`` and
   ``max_game_length()`` where it declares them. A game that does not is declared general-sum, with rewards
@@ -27,17 +33,17 @@ specs and reads only the Game contract (``envs.engine.game``).
 
 **Parameters.** Every config knob is a game parameter with our default: ints, bools, floats and strings as
 they are; a tuple knob (Horizonte's ``removed``) is a string of items separated by spaces or commas, ``""``
-for the knob's default (None) and ``"none"`` for an empty tuple. The game string writes the items
-separated by spaces, because OpenSpiel's game-string syntax splits parameters at commas. Sampled-chance
-games add ``seed`` (an int, default 0; -1 draws one from the OS): the k-th state the game deals (k = 0, 1,
-...) is the AEC env's ``reset(seed=seed + k)``. A state is dealt when it is first read, so clones and
-deserialized states never deal; and OpenSpiel's C++ side, which learns tensor shapes by observing a fresh
-state it then drops (at each C++ ``ObservationTensor`` call), does not move the count: a state only observed
-holds a draft of the next deal, which becomes it at the state's first other read. Unknown parameters and
-wrong types are refused by OpenSpiel (``SpielError``), out-of-range values by our config check
-(``ValueError`` naming the knob).
-``parameters("horizonte", removed=("O0", "C25"))`` and ``load("horizonte", num_players=3)`` convert a
-Python config.
+for the knob's default (None) and ``"none"`` for an empty tuple. The game string writes the items separated by
+spaces, because OpenSpiel's game-string syntax splits parameters at commas. Every game takes ``seed`` and a
+game offering explicit chance ``explicit_chance`` (a bool). With sampled chance ``seed`` (an int, default 0;
+-1 draws one from the OS) fixes the deals: the k-th state the game deals (k = 0, 1, ...) is the AEC env's
+``reset(seed=seed + k)``; with explicit chance a seed other than 0 is refused. A state is dealt when it is
+first read, so clones and deserialized states never deal; and OpenSpiel's C++ side, which learns tensor shapes
+by observing a fresh state it then drops (at each C++ ``ObservationTensor`` call), does not move the count: a
+state only observed holds a draft of the next deal, which becomes it at the state's first other read. Unknown
+parameters and wrong types are refused by OpenSpiel (``SpielError``), out-of-range values by our config check
+(``ValueError`` naming the knob). ``parameters("horizonte", removed=("O0", "C25"))`` and ``load("horizonte",
+num_players=3)`` convert a Python config.
 
 **States.** Legal actions from the core's mask; action strings are our action names (``pass``,
 ``place q=2 r=-1 rot=3``; chance outcomes through ``chance_outcome_name``, ``deal K``); rewards and
@@ -88,6 +94,7 @@ from envs.engine.spec import GameSpec
 
 PREFIX = "tabuleiro_"  # OpenSpiel name: PREFIX + the game's short name
 SEED = "seed"  # the game parameter that seeds sampled-chance games
+EXPLICIT = "explicit_chance"  # the game parameter that picks explicit chance, for games that offer it
 UNDECLARED_RETURN = 1e9  # |returns| bound for a game that declares none: the engine's bound on a reward
 UNDECLARED_LENGTH = 100_000  # moves, for a game that declares no max_game_length
 RESAMPLE_TRIES = 10_000  # replays tried by resample_from_infostate in explicit-chance games
@@ -118,8 +125,9 @@ def _kind(name: str, field: dataclasses.Field) -> str:
 def _knobs(spec: GameSpec) -> dict[str, tuple[dataclasses.Field, str]]:
     fields = dataclasses.fields(spec.game.config_cls)
     knobs = {f.name: (f, _kind(spec.name, f)) for f in fields}
-    if SEED in knobs:
-        raise TypeError(f"{spec.name}: a config knob named {SEED!r} clashes with the OpenSpiel seed parameter")
+    for name in (SEED, EXPLICIT):
+        if name in knobs:
+            raise TypeError(f"{spec.name}: a config knob named {name!r} clashes with the OpenSpiel parameter")
     return knobs
 
 
@@ -153,18 +161,24 @@ def openspiel_name(game: str) -> str:
 
 
 def parameters(game: str, **config: Any) -> dict[str, Any]:
-    """OpenSpiel game parameters for a tabuleiro config (``seed=`` too, for sampled-chance games)."""
+    """OpenSpiel game parameters for a tabuleiro config (``seed=`` and ``explicit_chance=`` too)."""
     spec = envs.spec(game)
     knobs = _knobs(spec)
     out = {}
     for key, value in config.items():
-        if key == SEED:
-            out[SEED] = value
+        if key in (SEED, EXPLICIT):
+            out[key] = value
         elif key in knobs:
             out[key] = _to_parameter(knobs[key][1], value)
         else:
-            raise ValueError(f"unknown config key {key!r} for {spec.name}; known keys: {sorted(knobs)} and {SEED!r}")
+            known = f"{sorted(knobs)}, {SEED!r}" + (f" and {EXPLICIT!r}" if _offers_chance(spec.game) else "")
+            raise ValueError(f"unknown config key {key!r} for {spec.name}; known keys: {known}")
     return out
+
+
+def offers_explicit_chance(game: str) -> bool:
+    """Whether a registered game takes the ``explicit_chance`` parameter (it offers both chance modes)."""
+    return _offers_chance(envs.spec(game).game)
 
 
 def load(game: str, **config: Any) -> pyspiel.Game:
@@ -180,8 +194,13 @@ def _declared(game: Game, method: str) -> Any:
     return fn() if callable(fn) else None
 
 
-def _explicit(game: Game) -> bool:
+def _offers_chance(game: Game | type) -> bool:
+    """Whether the game offers explicit chance (the ``chance_*`` hooks of the Game contract)."""
     return getattr(game, "chance_outcomes_fn", None) is not None
+
+
+def _explicit_by_default(game: Game | type) -> bool:
+    return _offers_chance(game) and bool(getattr(game, "chance_explicit_by_default", True))
 
 
 def _facts(game: Game) -> tuple[float, float, float | None, bool, int]:
@@ -194,18 +213,18 @@ def _facts(game: Game) -> tuple[float, float, float | None, bool, int]:
     return lo, hi, None if total is None else float(total), at_end, int(length or UNDECLARED_LENGTH)
 
 
-def _game_type(spec: GameSpec, game: Game) -> pyspiel.GameType:
+def _game_type(spec: GameSpec, game: Game, explicit: bool) -> pyspiel.GameType:
     _, _, total, at_end, _ = _facts(game)
     utility = pyspiel.GameType.Utility
     if total is None:
         kind = utility.GENERAL_SUM
     else:
         kind = utility.ZERO_SUM if total == 0.0 else utility.CONSTANT_SUM
-    explicit = _explicit(game)
     chance = pyspiel.GameType.ChanceMode
     specification = {name: _to_parameter(kind_, field.default) for name, (field, kind_) in _knobs(spec).items()}
-    if not explicit:
-        specification[SEED] = 0
+    specification[SEED] = 0
+    if _offers_chance(game):
+        specification[EXPLICIT] = _explicit_by_default(game)
     return pyspiel.GameType(
         short_name=PREFIX + spec.short_name,
         long_name=f"tabuleiro {spec.title}",
@@ -225,11 +244,11 @@ def _game_type(spec: GameSpec, game: Game) -> pyspiel.GameType:
     )
 
 
-def _game_info(game: Game) -> pyspiel.GameInfo:
+def _game_info(game: Game, explicit: bool) -> pyspiel.GameInfo:
     lo, hi, total, _, length = _facts(game)
     return pyspiel.GameInfo(
         num_distinct_actions=game.num_actions,
-        max_chance_outcomes=int(getattr(game, "max_chance_outcomes", 0)) if _explicit(game) else 0,
+        max_chance_outcomes=int(getattr(game, "max_chance_outcomes", 0)) if explicit else 0,
         num_players=game.num_players,
         min_utility=lo,
         max_utility=hi,
@@ -259,9 +278,17 @@ class TabuleiroGame(pyspiel.Game):
             game = make_game(spec.game, config)
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
-        explicit = _explicit(game)
+        explicit = bool(params.get(EXPLICIT, _explicit_by_default(game)))
+        if explicit and not _offers_chance(game):  # OpenSpiel refuses the parameter first; kept for direct calls
+            raise ValueError(f"{name}: the game offers no explicit chance")
         seed = 0
         normal = {key: _to_parameter(kind, getattr(game.config, key)) for key, (_, kind) in knobs.items()}
+        if _offers_chance(game):
+            normal[EXPLICIT] = explicit
+        if explicit and int(params.get(SEED, 0)) != 0:  # OpenSpiel passes every parameter: 0 is "not given"
+            raise ValueError(
+                f"{name}: parameter {SEED!r} seeds sampled chance; with {EXPLICIT}=True chance is explicit"
+            )
         if not explicit:
             seed = int(params.get(SEED, 0))
             if seed == -1:  # a seed from the OS, written into the game string so that the game reloads as it is
@@ -269,14 +296,16 @@ class TabuleiroGame(pyspiel.Game):
             elif seed < 0:
                 raise ValueError(f"{name}: parameter {SEED!r} must be >= 0, or -1 for a seed from the OS; got {seed}")
             normal[SEED] = seed
-        super().__init__(_game_type(spec, game), _game_info(game), normal)
+        super().__init__(_game_type(spec, game, explicit), _game_info(game, explicit), normal)
         self.tab = game  # the tabuleiro Game (rules bound to the config)
         self.explicit = explicit
         self.seed = seed
         self.dealt = 0  # states dealt so far: the next one is reset(seed=self.seed + self.dealt)
         self._mask = np.zeros(game.num_actions, np.int8)
         self._zeros = (0.0,) * game.num_players
-        self._buf_step = _byte_step(game)
+        move = game.chance_move_fn if explicit else None
+        self._move = game.step_fn if move is None else move  # a decision's step in this chance mode
+        self._buf_step = _byte_step(game) if move is None else None
         size = max(1, int(getattr(game, "max_chance_outcomes", 0)))
         self._outcomes = np.zeros(size, np.int64)
         self._probs = np.zeros(size, np.float64)
@@ -297,7 +326,9 @@ class TabuleiroGame(pyspiel.Game):
         return Observer(self, iig_obs_type, params)
 
     def max_chance_nodes_in_history(self) -> int:
-        return self.max_game_length() if self.explicit else 0
+        if not self.explicit:
+            return 0
+        return int(_declared(self.tab, "max_chance_events") or self.max_game_length())
 
     # Python-side shapes: no state is dealt to learn them
     def observation_tensor_shape(self) -> list[int]:
@@ -469,7 +500,7 @@ class TabuleiroState(pyspiel.State):
             code = g._buf_step(c.buf, a)
             ok = code >= 0
         else:
-            ok = not g.tab.step_fn(c.states[0], a)
+            ok = not g._move(c.states[0], a)
         if not ok:
             legal = [g.tab.action_name(b) for b in self._legal_actions(c.cur)]
             raise ValueError(f"{g.spec.name}: action {a} is not legal for player {c.cur}; legal: {legal}")
@@ -542,6 +573,25 @@ class TabuleiroState(pyspiel.State):
         g.tab.determinize_fn(core.states[0], player, np.uint64(bits))
         core.cur = g._player(core)
         return twin
+
+
+def state_of(game: TabuleiroGame, rec: np.void) -> TabuleiroState:
+    """A state of ``game`` holding a copy of the record ``rec`` (an AEC env's ``core_state``), with an empty
+    history and returns 0 so far: for OpenSpiel bots that search from an env's position (they must read it only
+    through ``resample_from_infostate``, as OpenSpiel's IS-MCTS does)."""
+    if not isinstance(game, TabuleiroGame):
+        raise ValueError(f"state_of needs a tabuleiro OpenSpiel game, got {type(game).__name__}")
+    if game.explicit:  # an explicit-chance state is its history (observation strings are kept by history)
+        raise ValueError(f"{game.spec.name}: state_of needs sampled chance ({EXPLICIT}=False)")
+    states = game.tab.new_state()
+    if not isinstance(rec, np.void) or rec.dtype != states.dtype:
+        raise ValueError(f"{game.spec.name}: state_of needs a state record of this game")
+    states[0] = rec
+    core = _Core(states, game._zeros, game._zeros, _TERMINAL)
+    core.cur = game._player(core)
+    state = game.new_initial_state()
+    state._c = core
+    return state
 
 
 def _checked_player(game: TabuleiroGame, player: Any) -> int:
@@ -649,7 +699,8 @@ def _register(spec: GameSpec) -> None:
     name = PREFIX + spec.short_name
     if name in pyspiel.registered_names():
         return
-    game_type = _game_type(spec, make_game(spec.game, {}))
+    game = make_game(spec.game, {})
+    game_type = _game_type(spec, game, _explicit_by_default(game))
     # a class, not a closure: OpenSpiel keeps the creator until after Python has shut down, and releasing
     # a closure then aborts the interpreter (a class is released without harm, as OpenSpiel's own games are)
     creator = type(f"{TabuleiroGame.__name__}_{spec.short_name}", (TabuleiroGame,), {"spec": spec})
@@ -673,6 +724,8 @@ __all__ = [
     "TabuleiroState",
     "load",
     "names",
+    "offers_explicit_chance",
     "openspiel_name",
     "parameters",
+    "state_of",
 ]

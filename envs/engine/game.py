@@ -139,14 +139,21 @@ class Game(ABC):
         """The most decisions (chance events not counted) a game of this config can take."""
         return None
 
-    # optional explicit chance (OpenSpiel's EXPLICIT_STOCHASTIC): a game that offers it binds all four; the
-    # default path (reset_fn/step_fn drawing from s.rng) is unchanged. In this mode the core stops at each
-    # chance event (deal, draw, reveal) and the caller picks the outcome.
+    # optional explicit chance (OpenSpiel's EXPLICIT_STOCHASTIC): a game that offers it binds the first four
+    # (and chance_move_fn if a move can lead to a new deal); the default path (reset_fn/step_fn drawing from
+    # s.rng) is unchanged. In this mode the core stops at each chance event (deal, draw, reveal) and the caller
+    # picks the outcome.
     chance_reset_fn: ClassVar[Any] = None  # (s, seed): a new game stopped at its first chance event
     chance_outcomes_fn: ClassVar[Any] = None  # (s, outcomes int64[k], probs float64[k]) -> n; 0 if none pending
     chance_step_fn: ClassVar[Any] = None  # (s, outcome) -> 0 if applied, 1 if not an outcome now (s untouched)
     chance_observe_fn: ClassVar[Any] = None  # (s, seat) -> (obs, mask): observe_fn for every state of this mode
-    max_chance_outcomes: ClassVar[int] = 0  # the most outcomes one chance event has
+    chance_move_fn: ClassVar[Any] = None  # (s, action): step_fn for this mode, if a move can start a deal; else None
+    max_chance_outcomes: ClassVar[int] = 0  # outcome ids are below this
+    chance_explicit_by_default: ClassVar[bool] = True  # OpenSpiel's mode when the game is loaded without choosing
+
+    def max_chance_events(self) -> int | None:
+        """The most chance events a game of this config has in explicit-chance mode (None: not declared)."""
+        return None
 
     def chance_outcome_name(self, outcome: int) -> str:
         """A chance outcome as text (``deal K``)."""

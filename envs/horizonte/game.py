@@ -7,7 +7,7 @@ import numpy as np
 from envs.engine.checks import is_int
 from envs.engine.game import Game
 from envs.engine.layout import ObsLayout
-from envs.horizonte import core
+from envs.horizonte import chance, core
 from envs.horizonte.determinize import determinize
 from envs.horizonte.observation import layout
 from envs.horizonte.render import render_table
@@ -52,6 +52,25 @@ class Horizonte(Game):
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
     determinize_fn = staticmethod(determinize)  # determinize.py: independent of the hidden deal
+
+    # explicit chance (chance.py): the initiative and each deal as chance events, for OpenSpiel's
+    # EXPLICIT_STOCHASTIC (envs.openspiel, explicit_chance=True); the functions above, the default path,
+    # draw and deal inside reset_fn and step_fn as before. Sampled is OpenSpiel's default for Horizonte:
+    # sampling algorithms (IS-MCTS, MCTS) then get a whole deal in one step, not one event per card.
+    chance_reset_fn = staticmethod(chance.chance_reset)
+    chance_outcomes_fn = staticmethod(chance.chance_outcomes)
+    chance_step_fn = staticmethod(chance.chance_step)
+    chance_observe_fn = staticmethod(chance.chance_observe)
+    chance_move_fn = staticmethod(chance.chance_move)
+    max_chance_outcomes = chance.MAX_CHANCE_OUTCOMES
+    chance_explicit_by_default = False
+
+    def max_chance_events(self) -> int:
+        c = self.config
+        return 1 + c.rounds * c.num_players * c.hand_size  # the initiative, then at most one event a card
+
+    def chance_outcome_name(self, outcome: int) -> str:
+        return chance.outcome_name(int(outcome))
 
     @property
     def num_players(self) -> int:

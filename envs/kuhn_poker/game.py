@@ -48,6 +48,9 @@ class KuhnPoker(Game):
     chance_observe_fn = staticmethod(chance.chance_observe)
     max_chance_outcomes = chance.MAX_CHANCE_OUTCOMES
 
+    def max_chance_events(self) -> int:
+        return NUM_PLAYERS  # one card each
+
     def chance_outcome_name(self, outcome: int) -> str:
         return chance.outcome_name(int(outcome))
 

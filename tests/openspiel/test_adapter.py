@@ -27,7 +27,9 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 
 import envs  # noqa: E402
 import envs.openspiel as eo  # noqa: E402
-from tests.fuzz.forge import FAMILIES  # noqa: E402
+from envs.horizonte.chance import DEAL_BASE  # noqa: E402
+from envs.horizonte.rules import CARD_NAMES, MAX_PLAYERS  # noqa: E402
+from tests.fuzz.forge import FAMILIES as FUZZ_FAMILIES  # noqa: E402
 
 KUHN_VALUE = -1 / 18  # the first player's equilibrium value (Kuhn 1950)
 CFR_ITERATIONS = 1700  # vanilla CFR's NashConv oscillates downwards on Kuhn: 8.3e-4 here (first below 1e-3 at 1380)
@@ -38,14 +40,26 @@ AEC_GAMES = {"kuhn_poker": 60, "capivari": 30, "horizonte": 8, "dorfromantik_due
 OTHER_GAMES = 20  # a game registered later, until it gets its own line above
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
+# benchmarks/mccfr.py's small Horizonte: 3 players, one round, hands of 2 from a deck of 6
+MCCFR_KEPT = ("O3", "O8", "D2", "D7", "M5", "C14")
+MCCFR_REMOVED = tuple(name for name in CARD_NAMES if name not in MCCFR_KEPT)
+
+# every config family of the fuzz suite in the game's default chance mode, and Horizonte's with explicit chance
+FAMILIES = {
+    **FUZZ_FAMILIES,
+    **{
+        f"{family}-explicit": (name, {**config, eo.EXPLICIT: True})
+        for family, (name, config) in FUZZ_FAMILIES.items()
+        if name == "horizonte_v0"
+    },
+}
 
 
 def _load(family: str, seed: int) -> "pyspiel.Game":
     """The family's game; sampled-chance games seeded with ``seed`` (explicit-chance ones take no seed)."""
     name, config = FAMILIES[family]
-    if getattr(envs.spec(name).game, "chance_outcomes_fn", None) is None:
-        config = {**config, "seed": seed}
-    return eo.load(name, **config)
+    game = eo.load(name, **config)
+    return game if game.explicit else eo.load(name, seed=seed, **config)
 
 
 def _short(family: str) -> str:
@@ -66,9 +80,14 @@ def test_every_game_is_registered_and_declared():
         kind = game.get_type()
         assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
         assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        explicit = getattr(spec.game, "chance_outcomes_fn", None) is not None
+        offers = getattr(spec.game, "chance_outcomes_fn", None) is not None
+        explicit = offers and spec.game.chance_explicit_by_default
         assert kind.chance_mode == (chance.EXPLICIT_STOCHASTIC if explicit else chance.SAMPLED_STOCHASTIC)
-        assert (eo.SEED in kind.parameter_specification) != explicit
+        assert eo.SEED in kind.parameter_specification
+        assert (eo.EXPLICIT in kind.parameter_specification) == offers
+        if offers:  # the other mode on request
+            other = pyspiel.load_game(name, {eo.EXPLICIT: not explicit}).get_type().chance_mode
+            assert other == (chance.SAMPLED_STOCHASTIC if explicit else chance.EXPLICIT_STOCHASTIC)
         assert game.num_distinct_actions() == game.tab.num_actions
         assert game.num_players() == game.tab.num_players
         assert game.min_utility() < game.max_utility()
@@ -77,6 +96,10 @@ def test_every_game_is_registered_and_declared():
     assert kuhn.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert (kuhn.min_utility(), kuhn.max_utility(), kuhn.utility_sum(), kuhn.max_game_length()) == (-2, 2, 0, 3)
     assert kuhn.max_chance_outcomes() == 3
+    horizonte = pyspiel.load_game("tabuleiro_horizonte", {eo.EXPLICIT: True, "num_players": 3, "rounds": 2})
+    assert horizonte.get_type().chance_mode == chance.EXPLICIT_STOCHASTIC
+    assert horizonte.max_chance_outcomes() == DEAL_BASE + 50 * MAX_PLAYERS
+    assert horizonte.max_chance_nodes_in_history() == 1 + 2 * 42  # the initiative and one event a card at most
 
 
 def test_parameters_are_the_config_knobs():
@@ -104,7 +127,9 @@ def test_parameters_are_the_config_knobs():
         ("tabuleiro_capivari", {"seed": -5}, ValueError, ["seed"]),
         ("tabuleiro_capivari", {"bogus": 1}, pyspiel.SpielError, ["bogus"]),
         ("tabuleiro_capivari", {"wins_needed": "two"}, pyspiel.SpielError, ["wins_needed"]),
-        ("tabuleiro_kuhn_poker", {"seed": 1}, pyspiel.SpielError, ["seed"]),  # explicit chance: no seed
+        ("tabuleiro_kuhn_poker", {"seed": 1}, ValueError, ["seed", "explicit_chance"]),  # explicit: no seed
+        ("tabuleiro_horizonte", {"explicit_chance": True, "seed": 2}, ValueError, ["seed", "explicit_chance"]),
+        ("tabuleiro_capivari", {"explicit_chance": True}, pyspiel.SpielError, ["explicit_chance"]),  # not offered
     ],
 )
 def test_bad_parameters_are_refused_clearly(name, params, error, words):
@@ -287,6 +312,8 @@ def _simulate(game: "pyspiel.Game", rng: np.random.Generator, max_steps: int = 2
 def test_random_simulation(family):
     short = _short(family)
     count = SIM_GAMES.get(short, OTHER_GAMES)
+    if family.endswith("-explicit"):
+        count //= 2  # ~50 chance events a round, each a Python call
     game = _load(family, seed=17)
     assert pickle.loads(pickle.dumps(game.get_type())) == game.get_type()
     again = pickle.loads(pickle.dumps(game))
@@ -342,25 +369,48 @@ def _follow_deal(state: "pyspiel.State", env) -> "pyspiel.State":
     return None
 
 
+def _deal_as(state: "pyspiel.State", rec: np.void) -> None:
+    """Explicit-chance Horizonte: resolve the pending chance events as the AEC env's record drew and dealt them."""
+    while state.is_chance_node():
+        chosen = []
+        for outcome, _ in state.chance_outcomes():
+            if outcome < DEAL_BASE:
+                if outcome == rec["dragon"] * MAX_PLAYERS + rec["dog"]:
+                    chosen.append(outcome)
+            elif rec["dealt"][(outcome - DEAL_BASE) % MAX_PLAYERS, (outcome - DEAL_BASE) // MAX_PLAYERS]:
+                chosen.append(outcome)
+        assert chosen, f"the env's deal is not an outcome of {state.chance_outcomes()}"
+        state.apply_action(chosen[0])  # a hand is dealt lowest card first
+
+
+def _same_chance(state: "pyspiel.State", env) -> "pyspiel.State":
+    """The adapter's state after resolving its pending chance events as the AEC env's game did."""
+    if state.get_game().explicit and state.is_chance_node():
+        if env.game.name == "horizonte_v0":
+            _deal_as(state, env._rec)  # the env's record: what it drew and dealt
+        else:
+            state = _follow_deal(state, env)
+            assert state is not None, "no deal of the adapter gives the AEC env's observations"
+    return state
+
+
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_aec_env_and_adapter_play_the_same_game(family):
     name, config = FAMILIES[family]
     short = _short(family)
     seed = 1000 + len(family)
     game = _load(family, seed=seed)
-    env = envs.make(name, **config)
+    env = envs.make(name, **{k: v for k, v in config.items() if k != eo.EXPLICIT})
     every = 8 if short == "dorfromantik_duel" else 1  # observations compared every `every` moves (the Duel's are big)
     for k in range(AEC_GAMES.get(short, OTHER_GAMES)):
         env.reset(seed=seed + k)  # the adapter's k-th state is reset(seed=seed + k)
         state = game.new_initial_state()
-        if game.explicit:
-            state = _follow_deal(state, env)
-            assert state is not None, "no deal of the adapter gives the AEC env's observations"
         rng_env, rng_os = np.random.default_rng(k), np.random.default_rng(k)
         totals = dict.fromkeys(env.possible_agents, 0.0)
         played_env, played_os = [], []
         step = 0
         while not all(env.terminations.values()):
+            state = _same_chance(state, env)  # the first deal, and each new round's
             agent = env.agent_selection
             seat = env.possible_agents.index(agent)
             assert state.current_player() == seat
@@ -383,3 +433,72 @@ def test_aec_env_and_adapter_play_the_same_game(family):
         assert state.is_terminal()
         assert played_os == played_env
         assert state.returns() == pytest.approx([totals[a] for a in env.possible_agents], abs=1e-9)
+
+
+# -- Horizonte's explicit chance ----------------------------------------------------------------------------------
+
+
+def test_horizonte_initiative_is_uniform_over_ordered_pairs_as_the_rules_draw_it():
+    """Explicit chance gives each (Dragon, Dog) pair of different seats 1 / (n (n - 1)); the default path's
+    card draw (ties redrawn) must agree: 6,000 seeded resets per player count, every pair within 5 sigma."""
+    for n in (3, 4, 5):
+        explicit = eo.load("horizonte", num_players=n, explicit_chance=True).new_initial_state()
+        pairs = explicit.chance_outcomes()
+        assert len(pairs) == n * (n - 1) and all(p == pytest.approx(1 / (n * (n - 1))) for _, p in pairs)
+        env = envs.make("horizonte_v0", num_players=n)
+        counts: dict[int, int] = {}
+        games = 6000
+        for seed in range(games):
+            env.reset(seed=seed)
+            key = int(env._rec["dragon"]) * MAX_PLAYERS + int(env._rec["dog"])
+            counts[key] = counts.get(key, 0) + 1
+        assert sorted(counts) == sorted(outcome for outcome, _ in pairs)
+        p = 1 / (n * (n - 1))
+        sigma = math.sqrt(games * p * (1 - p))
+        assert all(abs(c - games * p) < 5 * sigma for c in counts.values()), counts
+
+
+def test_horizonte_explicit_deals_are_the_rules_deals():
+    """After each explicit deal the record is an ordinary Horizonte state (the state check accepts it): equal
+    hands from the config's deck; each seat holds each card of the deck in about 1 / n of the deals."""
+    game = eo.load("horizonte", num_players=3, rounds=2, explicit_chance=True)
+    tab = game.tab
+    deck = [c for c in range(50) if c not in tab.config.removed_cards]
+    held = np.zeros((3, 50))
+    rng = np.random.default_rng(5)
+    deals = 0
+    for _ in range(150):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                if not state.is_chance_node():  # the deal is complete
+                    rec = state._rec()
+                    tab.validate_state(rec)
+                    assert rec["hand"][:3, deck].sum(axis=0).tolist() == [1] * len(deck)
+                    held += rec["hand"][:3]
+                    deals += 1
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    assert deals == 300
+    share = held[:, deck] / deals
+    assert np.abs(share - 1 / 3).max() < 0.15  # 300 deals: sigma ~ 0.027 a cell
+
+
+def test_horizonte_explicit_resample_keeps_what_the_seat_knows():
+    game = eo.load("horizonte", num_players=3, removed=MCCFR_REMOVED, rounds=1, max_prediction=2, explicit_chance=True)
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state()
+    while state.is_chance_node():  # to the first prediction: the other hands are hidden
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    state.apply_action(state.legal_actions()[0])
+    p = state.current_player()
+    others = set()
+    for _ in range(20):
+        twin = state.resample_from_infostate(p, rng.random)
+        assert twin.observation_tensor(p) == state.observation_tensor(p)
+        assert twin.information_state_string(p) == state.information_state_string(p)
+        others.add(str(twin))
+    assert len(others) > 1
