@@ -85,3 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # e.g. a disk that filled up after the output checks
         print(f"{name}: error: {exc}", file=sys.stderr)
         return 1
+
+
+if __name__ == "__main__":  # `python -m tabuleiro.cli ...` works like `tabuleiro ...` and `python -m tabuleiro ...`
+    sys.exit(main())

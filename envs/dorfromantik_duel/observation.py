@@ -248,7 +248,7 @@ S2_POINTS = POI_PAD.offset("points")
 S2_LEN = POI_PAD.size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: called with 22 literal piece indices, each its own compile otherwise
 def obs_offset(s, k: int) -> int:
     """Where piece ``k`` (its index in ``PIECES``) starts for this record's config; ``END``: the size."""
     nc = (2 * s.radius + 1) ** 2
