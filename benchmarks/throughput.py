@@ -14,6 +14,8 @@ process. A "step" is one player decision (chance events are not counted).
   and ``tictactoe_v3`` through the same AEC loop as ours; Pgx ``hex``, ``connect_four``,
   ``kuhn_poker``, ``leduc_holdem`` (random play inside ``jax.jit``, observations included, all
   cores) at the batch sizes of our raw kernel (``benchmarks.pgx_peer``)
+- through OpenSpiel: each of our games loaded in pyspiel through ``envs.openspiel`` and played
+  exactly as the pyspiel peers are (``spiel_rate``), with and without tensors
 """
 
 import importlib
@@ -281,6 +283,16 @@ def run_bench(
                 jobs.append(
                     (key, _store(results["peers"], key, lambda n=name, x=tensors: spiel_rate(n, x, seconds, repeats)))
                 )
+    if spiel_ok:
+        for g in games:
+            for tensors in (False, True):
+                key = f"{g} through OpenSpiel" + (" +tensors" if tensors else "")
+                jobs.append(
+                    (
+                        key,
+                        _store(r_adapter(results, g), key, lambda g=g, x=tensors: adapter_rate(g, x, seconds, repeats)),
+                    )
+                )
     if pz_ok:
         for name in PEER_PETTINGZOO:
             key = f"pettingzoo {name}"
@@ -308,6 +320,18 @@ def batch_api_sizes(thread_counts: list[int], quick: bool) -> list[tuple[int, in
     """(threads, games) of the batch API figures: 256 games on each thread count, and 4096 on all cores."""
     sizes = [(t, 256) for t in thread_counts]
     return sizes if quick else sizes + [(thread_counts[-1], 4096)]
+
+
+def r_adapter(results: dict, game: str) -> dict:
+    """Where a game's figures through its OpenSpiel adapter go (``results["games"][game]["openspiel"]``)."""
+    return results["games"][game].setdefault("openspiel", {})
+
+
+def adapter_rate(game: str, tensors: bool, seconds: float, repeats: int) -> float:
+    """Steps/s of random play of ``game`` through pyspiel (``envs.openspiel``), measured as ``spiel_rate``."""
+    import envs.openspiel  # optional heavy: pyspiel (the peers extra); registers tabuleiro_<game>
+
+    return spiel_rate(envs.openspiel.openspiel_name(game), tensors, seconds, repeats)
 
 
 def pgx_rate(name: str, batch: int, seconds: float, repeats: int) -> float:
@@ -375,6 +399,8 @@ def format_table(results: dict) -> str:
         if "start" in r:
             cold, warm = r["start"]
             lines.append(f"{g + ' start to first step: cold / warm (s)':<56}{cold:>14.2f}{warm:>12.2f}")
+        for key, rate in r.get("openspiel", {}).items():
+            lines.append(f"{key:<56}{rate:>14,.0f}")
         lines.append(f"{g + ' bytes per game state':<56}{r['bytes_per_state']:>14,}")
         lines.append("")
     for key, rate in results["peers"].items():

@@ -27,6 +27,10 @@ def test_quick_bench_writes_table_json_and_png(tmp_path, capsys):
     if spiel and pz:
         assert "pyspiel oh_hell" in data["peers"] and "pettingzoo connect_four_v3" in data["peers"]
         assert any("connect_four" in k for k in data["ratios"])
+        assert set(data["games"]["capivari_v0"]["openspiel"]) == {
+            "capivari_v0 through OpenSpiel",
+            "capivari_v0 through OpenSpiel +tensors",
+        }
     else:
         assert why and why in data["skipped"]
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
