@@ -60,7 +60,7 @@ far as the observation is: Kuhn poker's holds the own card and the whole betting
 states are exact (12 decision information sets, as OpenSpiel's ``kuhn_poker``); in the other games the
 observation summarizes the past (cards played, scores, boards) rather than listing every event, and the
 tensor leaves out the seat's own past moves (a one-hot of them would be longer than the Duel's
-117,847-entry observation many times over). Observer types other than one seat's private and the public
+24,205-entry observation many times over). Observer types other than one seat's private and the public
 information (``private_info=SINGLE_PLAYER``, ``public_info=True``; perfect recall or not) are refused.
 
 **Copies.** ``clone()``; ``state.serialize()`` / ``game.deserialize_state(text)`` (OpenSpiel's Python-game
