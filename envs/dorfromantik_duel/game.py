@@ -8,7 +8,7 @@ from envs.dorfromantik_duel import core, rules
 from envs.dorfromantik_duel.render import render_table
 from envs.dorfromantik_duel.rules import CARD_KINDS, CARD_LANDSCAPES, PHASE_NAMES, POI_NAMES, DorfromantikDuelConfig
 from envs.dorfromantik_duel.scenario import apply_scenario
-from envs.dorfromantik_duel.score_pad import score_pad
+from envs.dorfromantik_duel.score_pad import score_pads
 from envs.dorfromantik_duel.state_check import check_state
 from envs.dorfromantik_duel.tiles import TASK_TYPES, TILE_NAMES
 from envs.engine.game import Game
@@ -106,15 +106,16 @@ class DorfromantikDuel(Game):
         if tile >= 0 and rec["mk_type"] >= 0:
             marker = {"type": TASK_TYPES[int(rec["mk_type"])], "value": int(rec["mk_value"])}
         over = bool(rec["done"])
+        turn, pads, open_markers = int(rec["turn"]), score_pads(rec), rec["open_markers"].tolist()
         out = []
         for p in range(rules.NUM_PLAYERS):
             info: dict[str, Any] = {
-                "turn": int(rec["turn"]),
+                "turn": turn,
                 "tile": TILE_NAMES[tile] if tile >= 0 else None,
                 "marker": marker,
-                "open_markers": int(rec["open_markers"][p]),
-                "score": score_pad(rec, p),
-                "opponent_total": int(rec["total"][1 - p]),
+                "open_markers": open_markers[p],
+                "score": pads[p],
+                "opponent_total": pads[1 - p]["total"],
             }
             if rec["module_task_cards"] or rec["module_poi"]:
                 info["modules"] = module_details(rec, p)

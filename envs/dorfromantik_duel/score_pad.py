@@ -20,15 +20,24 @@ PAD_ROWS = (
 )
 
 
+def score_pads(rec: np.void) -> list[dict[str, int]]:
+    """Both seats' score pads as they stand (final once the game is over); each field read once, as lists
+    (reading a record's fields one value at a time is most of an AEC turn's Python time)."""
+    tasks, flags, longest = rec["task_points"].tolist(), rec["flag_points"].tolist(), rec["longest"].tolist()
+    cards = rec["card_points"].sum(axis=1).tolist() if rec["module_task_cards"] else [0, 0]
+    poi = rec["poi_points"].sum(axis=1).tolist() if rec["module_poi"] else [0, 0]
+    total = rec["total"].tolist()
+    pads = []
+    for p in range(2):
+        track, stream = longest[p]
+        values = [*tasks[p], sum(tasks[p]), *flags[p], track, stream, sum(flags[p]) + track + stream]
+        pads.append(dict(zip(PAD_ROWS, [*values, cards[p], poi[p], total[p]], strict=True)))
+    return pads
+
+
 def score_pad(rec: np.void, p: int) -> dict[str, int]:
     """Seat p's score pad as it stands (final once the game is over)."""
-    tasks = [int(x) for x in rec["task_points"][p]]
-    flags = [int(x) for x in rec["flag_points"][p]]
-    track, stream = (int(x) for x in rec["longest"][p])
-    cards = int(rec["card_points"][p].sum()) if rec["module_task_cards"] else 0
-    poi = int(rec["poi_points"][p].sum()) if rec["module_poi"] else 0
-    values = [*tasks, sum(tasks), *flags, track, stream, sum(flags) + track + stream, cards, poi, int(rec["total"][p])]
-    return dict(zip(PAD_ROWS, values, strict=True))
+    return score_pads(rec)[p]
 
 
-__all__ = ["PAD_ROWS", "score_pad"]
+__all__ = ["PAD_ROWS", "score_pad", "score_pads"]
