@@ -5,7 +5,6 @@ benchmark and the tests build the same algorithm. Settings are sized for a 2-cor
 cluster raise ``num_env_runners`` / ``num_learners`` (see docs/training.md).
 """
 
-import warnings
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -81,6 +80,8 @@ def make_env(env_config: dict[str, Any]) -> GameVectorEnv:
         env_config["game"],
         int(env_config.get("num_envs", 1)),
         opponents=dict(env_config.get("pool") or {"random": 1.0}),
+        shaping=env_config.get("shaping"),
+        shaping_gamma=float(env_config.get("shaping_gamma", 1.0)),
         **dict(env_config.get("game_config") or {}),
     )
 
@@ -94,8 +95,6 @@ def register() -> None:
 
 def build_config(s: TrainSettings) -> PPOConfig:
     """The PPOConfig (new API stack, single-agent vector env runner) for these settings; ``build_algo()`` it in Ray."""
-    if s.shaping:
-        warnings.warn(f"reward shaping {s.shaping!r} is not on the vector env yet: training without it", stacklevel=2)
     register()
     env_config = {
         "game": s.game,
@@ -103,6 +102,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "pool": asdict(s.pool),
         "seed": s.seed,
         "shaping": s.shaping,
+        "shaping_gamma": s.gamma,  # policy-invariant only with the learner's own discount
         "league": {
             "threshold": snapshot_threshold(s),
             "min_games": s.snapshot_min_games,
