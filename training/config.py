@@ -42,6 +42,8 @@ class TrainSettings:
     entropy_coeff: float = 0.01
     clip_param: float = 0.2
     hiddens: tuple[int, ...] = (256, 256)
+    # [out channels, kernel, stride] per conv layer, for a board first in the observation (None: the module's default)
+    conv_filters: tuple[tuple[int, int, int], ...] | None = None
     pool: PoolWeights = field(default_factory=PoolWeights)
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
@@ -54,8 +56,16 @@ def preset(game: str) -> dict[str, Any]:
     out = dict(envs.spec(game).training)
     if "pool" in out:
         out["pool"] = PoolWeights(**out["pool"])
+    return normalized(out)
+
+
+def normalized(fields: dict[str, Any]) -> dict[str, Any]:
+    """TrainSettings fields as the dataclass holds them: ``hiddens``, ``conv_filters`` as tuples (JSON has lists)."""
+    out = dict(fields)
     if "hiddens" in out:
         out["hiddens"] = tuple(out["hiddens"])
+    if out.get("conv_filters") is not None:
+        out["conv_filters"] = tuple(tuple(int(x) for x in layer) for layer in out["conv_filters"])
     return out
 
 
@@ -112,7 +122,8 @@ def build_config(s: TrainSettings) -> PPOConfig:
     model_config: Any = DefaultModelConfig(fcnet_hiddens=list(s.hiddens), fcnet_activation="relu")
     image = image_shape_of(envs.make(s.game, **s.game_config).game.observation_layout())
     if image is not None:  # a board first in the observation: a conv stack reads it (training.masking_module)
-        model_config = asdict(model_config) | {"image_shape": list(image), "conv_filters": DEFAULT_CONV_FILTERS}
+        filters = [list(layer) for layer in s.conv_filters] if s.conv_filters else DEFAULT_CONV_FILTERS
+        model_config = asdict(model_config) | {"image_shape": list(image), "conv_filters": filters}
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (
         PPOConfig()
