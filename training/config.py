@@ -5,7 +5,6 @@ benchmark and the tests build the same algorithm. Settings are sized for a 2-cor
 cluster raise ``num_env_runners`` / ``num_learners`` (see docs/training.md).
 """
 
-import warnings
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -43,6 +42,8 @@ class TrainSettings:
     entropy_coeff: float = 0.01
     clip_param: float = 0.2
     hiddens: tuple[int, ...] = (256, 256)
+    # [out channels, kernel, stride] per conv layer, for a board first in the observation (None: the module's default)
+    conv_filters: tuple[tuple[int, int, int], ...] | None = None
     pool: PoolWeights = field(default_factory=PoolWeights)
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
@@ -55,8 +56,16 @@ def preset(game: str) -> dict[str, Any]:
     out = dict(envs.spec(game).training)
     if "pool" in out:
         out["pool"] = PoolWeights(**out["pool"])
+    return normalized(out)
+
+
+def normalized(fields: dict[str, Any]) -> dict[str, Any]:
+    """TrainSettings fields as the dataclass holds them: ``hiddens``, ``conv_filters`` as tuples (JSON has lists)."""
+    out = dict(fields)
     if "hiddens" in out:
         out["hiddens"] = tuple(out["hiddens"])
+    if out.get("conv_filters") is not None:
+        out["conv_filters"] = tuple(tuple(int(x) for x in layer) for layer in out["conv_filters"])
     return out
 
 
@@ -81,6 +90,8 @@ def make_env(env_config: dict[str, Any]) -> GameVectorEnv:
         env_config["game"],
         int(env_config.get("num_envs", 1)),
         opponents=dict(env_config.get("pool") or {"random": 1.0}),
+        shaping=env_config.get("shaping"),
+        shaping_gamma=float(env_config.get("shaping_gamma", 1.0)),
         **dict(env_config.get("game_config") or {}),
     )
 
@@ -94,8 +105,6 @@ def register() -> None:
 
 def build_config(s: TrainSettings) -> PPOConfig:
     """The PPOConfig (new API stack, single-agent vector env runner) for these settings; ``build_algo()`` it in Ray."""
-    if s.shaping:
-        warnings.warn(f"reward shaping {s.shaping!r} is not on the vector env yet: training without it", stacklevel=2)
     register()
     env_config = {
         "game": s.game,
@@ -103,6 +112,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "pool": asdict(s.pool),
         "seed": s.seed,
         "shaping": s.shaping,
+        "shaping_gamma": s.gamma,  # policy-invariant only with the learner's own discount
         "league": {
             "threshold": snapshot_threshold(s),
             "min_games": s.snapshot_min_games,
@@ -112,7 +122,8 @@ def build_config(s: TrainSettings) -> PPOConfig:
     model_config: Any = DefaultModelConfig(fcnet_hiddens=list(s.hiddens), fcnet_activation="relu")
     image = image_shape_of(envs.make(s.game, **s.game_config).game.observation_layout())
     if image is not None:  # a board first in the observation: a conv stack reads it (training.masking_module)
-        model_config = asdict(model_config) | {"image_shape": list(image), "conv_filters": DEFAULT_CONV_FILTERS}
+        filters = [list(layer) for layer in s.conv_filters] if s.conv_filters else DEFAULT_CONV_FILTERS
+        model_config = asdict(model_config) | {"image_shape": list(image), "conv_filters": filters}
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (
         PPOConfig()

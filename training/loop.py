@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.rllib_policy import TRAIN_INFO
-from training.config import TrainSettings, build_config
+from training.config import TrainSettings, build_config, normalized
 from training.opponents import PoolWeights
 from training.selfplay import selfplay_callbacks
 
@@ -52,9 +52,8 @@ def settings_to_json(s: TrainSettings) -> dict[str, Any]:
 
 
 def settings_from_json(d: dict[str, Any]) -> TrainSettings:
-    d = dict(d)
+    d = normalized(d)
     d["pool"] = PoolWeights(**d["pool"])
-    d["hiddens"] = tuple(d["hiddens"])
     return TrainSettings(**d)
 
 

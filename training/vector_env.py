@@ -19,7 +19,9 @@ game is over.
 
 - Observations: ``{"observations": float32[obs_size], "action_mask": float32[num_actions]}`` of the
   learner's seat (RLlib's keys; the mask is all zeros in a finished game's last observation).
-- Rewards: the learner's game rewards since its previous decision (float32), as the game defines them.
+- Rewards: the learner's game rewards since its previous decision (float32), as the game defines them;
+  with ``shaping="duel_margin"`` (a ``training.shaping`` potential) plus potential-based shaping with
+  ``shaping_gamma`` (the learner's discount). ``pop_stats`` counts the game's own rewards either way.
 - Auto-reset: gymnasium 1.x ``NEXT_STEP`` (``metadata["autoreset_mode"]``). The step after a
   termination ignores that game's action and returns the first observation of a new game (reward
   0, not terminated). The new game's seed is drawn from the finished game's own generator
@@ -46,6 +48,7 @@ from gymnasium.vector.utils import batch_space
 from envs.batch import BatchEnv
 from envs.engine.aec import IllegalActionError
 from envs.engine.kernels import HEURISTIC_SLOT, OUTSIDE_SLOT, RANDOM_SLOT
+from training.shaping import Shaper
 
 OBS_KEY = "observations"  # RLlib's keys (agents.rllib_policy); repeated here so no torch import is needed
 MASK_KEY = "action_mask"
@@ -102,6 +105,8 @@ class GameVectorEnv(VectorEnv):
         opponents: str | dict[str, float] = "random",
         threads: int | None = 1,
         record_opponent_actions: bool = False,
+        shaping: str | None = None,
+        shaping_gamma: float = 1.0,
         **config: Any,
     ) -> None:
         self.weights = opponent_weights(opponents)
@@ -146,6 +151,7 @@ class GameVectorEnv(VectorEnv):
         self._slot_cdf = np.ones(1, np.float64)
         self._update_slots()
         self._stats = self._empty_stats()
+        self._shaper = Shaper(shaping, shaping_gamma, n) if shaping else None
         self._ready = False
 
     # the pool --------------------------------------------------------------------------
@@ -266,6 +272,8 @@ class GameVectorEnv(VectorEnv):
             self.batch.reset()
         self._dones[:] = 0
         self._play(np.full(self.num_envs, -1, np.int64))
+        if self._shaper is not None:
+            self._shaper.start()
         self._ready = True
         return self._observe(), self._infos(np.ones(self.num_envs, bool))
 
@@ -294,7 +302,10 @@ class GameVectorEnv(VectorEnv):
         terminated = self._dones.astype(bool)
         self._count_finished(terminated)
         truncated = np.zeros(n, bool)
-        return obs, self._rewards.astype(np.float32), terminated, truncated, self._infos(restarting)
+        rewards = self._rewards
+        if self._shaper is not None:
+            rewards = self._shaper.shape(rewards, self.batch.states, self.learner_seats, restarting, terminated)
+        return obs, rewards.astype(np.float32), terminated, truncated, self._infos(restarting)
 
     # internals -------------------------------------------------------------------------
     def _play(self, actions: np.ndarray) -> None:

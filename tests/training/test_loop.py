@@ -1,5 +1,6 @@
 """The training loop's plumbing that needs no Ray: settings round trip, budgets, signals, progress lines."""
 
+import json
 import os
 import signal
 
@@ -24,6 +25,17 @@ def test_settings_round_trip_through_json():
 def test_presets_apply_and_overrides_win():
     s = settings_for("dorfromantik_duel", train_batch_size=99)
     assert s.game == "dorfromantik_duel_v0" and s.game_config == {} and s.train_batch_size == 99
+
+
+def test_duel_preset_conv_stack_and_shaping_reach_the_config():
+    from training.config import build_config  # optional heavy: ray
+
+    s = settings_for("dorfromantik_duel")
+    assert settings_from_json(json.loads(json.dumps(settings_to_json(s)))) == s  # through a checkpoint's JSON
+    config = build_config(s)
+    assert config.rl_module_spec.model_config["conv_filters"] == [list(layer) for layer in s.conv_filters]
+    assert config.env_config["shaping"] == "duel_margin" and config.env_config["shaping_gamma"] == s.gamma
+    assert build_config(settings_for("capivari")).env_config["shaping"] is None  # off unless a preset asks
 
 
 @pytest.mark.parametrize(

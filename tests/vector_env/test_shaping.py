@@ -1,0 +1,85 @@
+"""Potential-based reward shaping on the vector env (``training.shaping``): off unless asked, telescoping."""
+
+import numpy as np
+import pytest
+
+from training.shaping import duel_margin, potential
+from training.vector_env import MASK_KEY, GameVectorEnv
+
+GAME = "dorfromantik_duel"
+N = 4
+
+
+def _play(env: GameVectorEnv, seed: int, steps: int) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Random legal learner moves from a seeded generator: rewards, terminations and margins (phi) per step."""
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    rewards, ends, margins = [], [], []
+    for _ in range(steps):
+        masks = obs[MASK_KEY]
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], np.int64)
+        obs, reward, terminated, _, _ = env.step(actions)
+        rewards.append(reward.astype(np.float64))
+        ends.append(terminated)
+        margins.append(duel_margin(env.batch.states, env.learner_seats))
+    return rewards, ends, margins
+
+
+@pytest.fixture(scope="module")
+def played() -> dict:
+    """The same random games three times: without shaping, shaped with gamma 1, shaped with gamma 0.9."""
+    out = {}
+    runs = {"plain": {}, "g1": {"shaping": "duel_margin"}, "g09": {"shaping": "duel_margin", "shaping_gamma": 0.9}}
+    for key, kwargs in runs.items():
+        env = GameVectorEnv(GAME, N, opponents="random", **kwargs)
+        out[key] = _play(env, seed=11, steps=120)
+        out[key + "_stats"] = env.pop_stats()
+    return out
+
+
+def test_off_unless_asked_rewards_only_at_the_end(played: dict) -> None:
+    rewards, ends, _ = played["plain"]
+    for r, e in zip(rewards, ends, strict=True):
+        assert (r[~e] == 0).all()  # the Duel rewards only the finished game
+        assert set(np.unique(r[e])) <= {-1.0, 0.0, 1.0}
+    assert any(e.any() for e in ends)
+
+
+def test_shaped_returns_of_a_finished_game_sum_to_the_game_return_with_gamma_1(played: dict) -> None:
+    plain, shaped = played["plain"], played["g1"]
+    for i in range(N):
+        game_return = shaped_return = 0.0
+        finished = 0
+        for step, ended in enumerate(plain[1]):
+            game_return += plain[0][step][i]
+            shaped_return += shaped[0][step][i]
+            assert ended[i] == shaped[1][step][i]  # the same games: shaping does not touch the play
+            if ended[i]:
+                assert shaped_return == pytest.approx(game_return, abs=1e-4)
+                game_return = shaped_return = 0.0
+                finished += 1
+        assert finished >= 1
+    # and the shaping did something mid-game (the test could fail)
+    assert any((r != p).any() for r, p in zip(shaped[0], plain[0], strict=True))
+
+
+def test_shaped_reward_is_gamma_phi_now_minus_phi_before(played: dict) -> None:
+    plain, shaped = played["plain"], played["g09"]
+    previous = np.zeros(N)
+    for step, (r, ended) in enumerate(zip(plain[0], plain[1], strict=True)):
+        started = plain[1][step - 1] if step else np.zeros(N, bool)
+        now = np.where(ended | started, 0.0, plain[2][step])
+        expected = np.where(started, r, r + 0.9 * now - previous)
+        np.testing.assert_allclose(shaped[0][step], expected, atol=1e-5)
+        previous = now
+
+
+def test_metrics_count_the_games_own_rewards(played: dict) -> None:
+    assert played["g1_stats"]["opponents"] == played["plain_stats"]["opponents"]
+
+
+def test_unknown_shaping_and_bad_gamma_refused() -> None:
+    with pytest.raises(ValueError, match="unknown reward shaping"):
+        potential("nope")
+    with pytest.raises(ValueError, match="gamma"):
+        GameVectorEnv("kuhn_poker", 2, shaping="duel_margin", shaping_gamma=1.5)
