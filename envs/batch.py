@@ -77,10 +77,14 @@ class BatchEnv:
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Observation and mask of the seat to act in every game (copies), and those seats."""
         self._check_ready()
+        # written straight into a new array (observe_into sets every entry: the Game contract, tested for each
+        # game), so the caller's observations are fresh without a copy: for the Duel a copy of 256 observations
+        # is 25 MB, half the cost of a step
+        self.obs = np.empty_like(self.obs)
         with self._threads():
             self._k.batch_observe(self.states, self.obs, self.masks)
         self._masks_current = True
-        return self.obs.copy(), self.masks.copy(), self.states["current"].astype(np.int64)
+        return self.obs, self.masks.copy(), self.states["current"].astype(np.int64)
 
     def legal_mask(self) -> np.ndarray:
         """The mask of the seat to act in every game (a copy)."""

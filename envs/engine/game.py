@@ -32,8 +32,9 @@ class Game(ABC):
       Chance events (shuffles, deals, reveals) happen inside, from ``s.rng``.
     - ``observe_fn(s, seat) -> (float32[obs_size], int8[num_actions])``: fresh arrays;
       the mask is all zeros for a seat that is not to act
-    - ``observe_into_fn(s, seat, obs, mask)``: the same, written into caller buffers
-      (the batch API and rollouts use it: no allocation)
+    - ``observe_into_fn(s, seat, obs, mask)``: the same, written into caller buffers, every entry of
+      both set (the batch API and rollouts use it: no allocation; the batch API hands out arrays it
+      wrote into without zeroing them first)
     - ``legal_into_fn(s, mask) -> int``: the acting seat's mask into ``mask``; returns the
       number of legal actions (random rollouts use it: cheaper than a full observation)
 

@@ -99,6 +99,30 @@ def test_state_is_every_seats_observation(spec):
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_observe_into_sets_every_entry_of_its_buffers(spec):
+    """The batch API writes observations into unzeroed arrays: stale numbers must never show through."""
+    env = envs.make(spec.name, **spec.quick_config)
+    game = env.unwrapped.game if hasattr(env, "unwrapped") else env.game
+    rng = np.random.default_rng(3)
+    for seed in range(20):
+        env.reset(seed=seed)
+        for _ in range(int(rng.integers(0, 30))):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                break
+            env.step(random_legal(obs["action_mask"], rng))
+        rec = env.unwrapped._rec if hasattr(env, "unwrapped") else env._rec
+        for seat in range(game.num_players):
+            fresh_obs, fresh_mask = game.observe_fn(rec, seat)
+            stale_obs = np.full(game.obs_size, np.nan, np.float32)
+            stale_mask = np.full(game.num_actions, 7, np.int8)
+            game.observe_into_fn(rec, seat, stale_obs, stale_mask)
+            assert np.isfinite(stale_obs).all()
+            np.testing.assert_array_equal(stale_obs, fresh_obs)
+            np.testing.assert_array_equal(stale_mask, fresh_mask)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
 def test_hidden_information_resampled_changes_no_observation(spec):
     """What a seat cannot see, resampled by the game's determinization, leaves its observation and mask alone."""
     env = envs.make(spec.name, **spec.quick_config)
