@@ -65,6 +65,8 @@ class PoolEnvRunner(SingleAgentEnvRunner):
 
     def install_snapshot(self, name: str, weights: dict[str, np.ndarray]) -> None:
         """A frozen copy of this runner's module with ``weights``, playing as snapshot ``name``."""
+        if self.env is None:  # the driver's runner when remote runners sample: no games here
+            return
         frozen = copy.deepcopy(self.module)
         frozen.set_state(weights)
         frozen.eval()
@@ -72,4 +74,5 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         vector_env(self).add_snapshot(name, module_policy(lambda: frozen, seed))
 
     def drop_snapshot(self, name: str) -> None:
-        vector_env(self).drop_snapshot(name)
+        if self.env is not None:
+            vector_env(self).drop_snapshot(name)
