@@ -3,7 +3,7 @@
 The same measure as ``benchmarks.throughput.spiel_rate`` for pyspiel's native games (random legal moves,
 chance resolved at random and not counted, with ``tensors`` the information-state tensor and the legal-action
 mask read at every decision), run on ``tabuleiro_<game>`` in its default chance mode, so the two sit side by
-side in one table. ``tabuleiro bench`` can call ``adapter_rates`` beside its pyspiel peers:
+side in one table (``tabuleiro bench`` measures each game the same way, ``throughput.adapter_rate``):
 
     python -m benchmarks.openspiel_rate --seconds 1 --repeats 3 [--ismcts]
 
@@ -17,7 +17,7 @@ import time
 
 import envs
 from agents.ismcts import iterations_per_second
-from benchmarks.throughput import spiel_rate
+from benchmarks.throughput import adapter_rate, spiel_rate
 
 NATIVE = ("kuhn_poker", "hex")  # pyspiel's own games, measured the same way for comparison
 
@@ -26,7 +26,7 @@ def adapter_rates(seconds: float = 1.0, repeats: int = 3, tensors: bool = False)
     """Steps/s of random play through pyspiel for every registered game: ``{"tabuleiro_capivari": ..., ...}``."""
     import envs.openspiel as eo  # optional heavy: pyspiel (the peers extra); registers the games
 
-    return {name: spiel_rate(name, tensors, seconds, repeats) for name in eo.names()}
+    return {eo.openspiel_name(spec.name): adapter_rate(spec.name, tensors, seconds, repeats) for spec in envs.specs()}
 
 
 def openspiel_ismcts_rate(game: str, iterations: int = 50, seed: int = 0) -> float:
