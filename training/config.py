@@ -15,6 +15,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 import envs
 from training.env_runner import PoolEnvRunner
+from training.learner_batch import EpisodeBatchGAE
 from training.masking_module import DEFAULT_CONV_FILTERS, MaskedPPOTorchRLModule, image_shape_of
 from training.opponents import PoolWeights
 from training.selfplay import SelfPlayCallbacks
@@ -141,7 +142,12 @@ def build_config(s: TrainSettings) -> PPOConfig:
             gym_env_vectorize_mode=gym.VectorizeMode.VECTOR_ENTRY_POINT,
             rollout_fragment_length="auto",
         )
-        .learners(num_learners=s.num_learners)
+        .learners(
+            num_learners=s.num_learners,
+            # the env runner's numpy episode chunks become the train batch in one pass (training.learner_batch)
+            learner_connector=lambda obs_space, act_space: EpisodeBatchGAE(gamma=s.gamma, lambda_=s.lambda_),
+            add_default_connectors_to_learner_pipeline=False,
+        )
         .rl_module(rl_module_spec=module)
         .training(
             train_batch_size_per_learner=s.train_batch_size,

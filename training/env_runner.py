@@ -1,10 +1,12 @@
 """RLlib's single-agent env runner over ``GameVectorEnv``, with the opponent pool's outside policies and honest timers.
 
 ``PoolEnvRunner`` is RLlib's ``SingleAgentEnvRunner`` (the vector entry point steps all games in one call)
-plus three things: the pool's ``self`` opponent acts with the runner's current module, snapshots of the
-learner are installed as outside policies (``install_snapshot``), and each ``sample()`` logs, as sums
-under ``selfplay/``, the wall-clock seconds it took, the learner's and every seat's decisions, and the
-games, wins and score per opponent kind (``GameVectorEnv.pop_stats``).
+plus four things: it samples in batch (one forward pass and one env step per vector step, recorded as
+arrays and cut into episode chunks at the end: ``training.episodes``; RLlib's own loop handles every game
+of every step in Python), the pool's ``self`` opponent acts with the runner's current module, snapshots
+of the learner are installed as outside policies (``install_snapshot``), and each ``sample()`` logs, as
+sums under ``selfplay/``, the wall-clock seconds it took, the learner's and every seat's decisions, and
+the games, wins and score per opponent kind (``GameVectorEnv.pop_stats``).
 """
 
 import copy
@@ -14,8 +16,11 @@ from typing import Any
 
 import numpy as np
 import torch
+from ray.rllib.core.columns import Columns
 from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+from ray.rllib.utils.metrics import EPISODE_LEN_MEAN, EPISODE_RETURN_MEAN
 
+from training.episodes import GameThread, Recording, cut_episodes
 from training.vector_env import MASK_KEY, OBS_KEY, GameVectorEnv, Policy
 
 METRIC_ROOT = "selfplay"
@@ -48,6 +53,73 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         super().make_env()
         seed = 0 if self._seed is None else int(self._seed)
         vector_env(self).set_policy("self", module_policy(lambda: self.module, seed))
+
+    def _sample(
+        self,
+        *,
+        num_timesteps: int | None = None,
+        num_episodes: int | None = None,
+        explore: bool,
+        random_actions: bool = False,
+        force_reset: bool = False,
+    ) -> list[Any]:
+        """At least ``num_timesteps`` learner decisions, as episode chunks built in batch (module docstring)."""
+        if num_timesteps is None or random_actions:
+            raise ValueError(
+                "PoolEnvRunner samples a number of timesteps with its module (batch_mode='truncate_episodes'), "
+                f"got num_episodes={num_episodes}, random_actions={random_actions}"
+            )
+        n = self.num_envs
+        if force_reset or self._needs_initial_reset:
+            self._obs, _ = self.env.reset(seed=self._seed if self._needs_initial_reset else None)
+            self._needs_initial_reset = False
+            self._restarting = np.zeros(n, bool)
+            self._thread = GameThread.fresh(n)
+            self._gen = torch.Generator().manual_seed((0 if self._seed is None else int(self._seed)) + 7919)
+        obs: dict[str, list[np.ndarray]] = {k: [v] for k, v in self._obs.items()}
+        cols: dict[str, list[np.ndarray]] = {k: [] for k in ("a", "r", "term", "trunc", "reset", "logp", "dist")}
+        ts = 0
+        while ts < num_timesteps:
+            batch = {Columns.OBS: {k: torch.from_numpy(v) for k, v in self._obs.items()}}
+            with torch.no_grad():
+                if explore:
+                    t = self.num_env_steps_sampled_lifetime + ts
+                    logits = self.module.forward_exploration(batch, t=t)[Columns.ACTION_DIST_INPUTS]
+                    noise = torch.rand(logits.shape, generator=self._gen).clamp_(min=1e-20)
+                    actions = torch.argmax(logits - torch.log(-torch.log(noise)), dim=1)  # Gumbel-max: a sample
+                else:
+                    logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+                    actions = torch.argmax(logits, dim=1)
+                logp = torch.log_softmax(logits, dim=1).gather(1, actions[:, None])[:, 0]
+            a = actions.numpy()
+            self._obs, rewards, terminated, truncated, _ = self.env.step(a)
+            for k, v in self._obs.items():
+                obs[k].append(v)
+            cols["a"].append(a)
+            cols["r"].append(rewards)
+            cols["term"].append(terminated)
+            cols["trunc"].append(truncated)
+            cols["reset"].append(self._restarting)
+            cols["logp"].append(logp.numpy())
+            cols["dist"].append(logits.numpy())
+            ts += int(n - self._restarting.sum())
+            self._restarting = np.asarray(terminated | truncated, bool)
+        rec = Recording(
+            observations={k: np.stack(v) for k, v in obs.items()},
+            actions=np.stack(cols["a"]),
+            rewards=np.stack(cols["r"]),
+            terminated=np.stack(cols["term"]),
+            truncated=np.stack(cols["trunc"]),
+            reset_step=np.stack(cols["reset"]),
+            extra={Columns.ACTION_LOGP: np.stack(cols["logp"]), Columns.ACTION_DIST_INPUTS: np.stack(cols["dist"])},
+        )
+        episodes, self.chunk_games, finished = cut_episodes(rec, self._thread)
+        for length, ret in finished:
+            self.metrics.log_value(EPISODE_LEN_MEAN, length, window=100)
+            self.metrics.log_value(EPISODE_RETURN_MEAN, ret, window=100)
+        self._log_env_steps(metric=self._metrics_num_env_steps_sampled, num_steps=ts)
+        self._increase_sampled_metrics(ts, len(finished))
+        return episodes
 
     def sample(self, *args: Any, **kwargs: Any) -> Any:
         t0 = time.perf_counter()
