@@ -145,7 +145,9 @@ def build_config(s: TrainSettings) -> PPOConfig:
         .learners(
             num_learners=s.num_learners,
             # the env runner's numpy episode chunks become the train batch in one pass (training.learner_batch)
-            learner_connector=lambda obs_space, act_space: EpisodeBatchGAE(gamma=s.gamma, lambda_=s.lambda_),
+            learner_connector=lambda obs_space, act_space: EpisodeBatchGAE(
+                gamma=s.gamma, lambda_=s.lambda_, seed=s.seed
+            ),
             add_default_connectors_to_learner_pipeline=False,
         )
         .rl_module(rl_module_spec=module)
@@ -159,6 +161,8 @@ def build_config(s: TrainSettings) -> PPOConfig:
             entropy_coeff=s.entropy_coeff,
             clip_param=s.clip_param,
             vf_clip_param=10.0,
+            # EpisodeBatchGAE shuffles the chunks once; a shuffle per epoch would copy the whole batch
+            shuffle_batch_per_epoch=False,
         )
         .callbacks(SelfPlayCallbacks)
         .debugging(seed=s.seed)

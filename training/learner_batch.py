@@ -10,7 +10,10 @@ every chunk's observations plus its last one (the bootstrap), and GAE is a compi
 Same estimator as RLlib's ``GeneralAdvantageEstimation``: delta_t = r_t + gamma V(s_t+1) - V(s_t), with
 V = 0 after a terminal step and V(s_T) bootstrapping a chunk that goes on; advantages standardized over
 the batch (RLlib's also counts its artificial bootstrap rows in that mean; here only real steps are).
-The bootstrap observations are not training rows, so the batch needs no loss mask.
+The bootstrap observations are not training rows, so the batch needs no loss mask. The chunks are
+shuffled once here (PPO's minibatches then slice the batch in order: ``shuffle_batch_per_epoch=False``
+saves a copy of the whole batch per epoch, 97 KB a row for the Duel). ``action_dist_inputs`` is
+gathered when the runner recorded it (only PPO's KL term reads it).
 """
 
 from typing import Any
@@ -71,10 +74,11 @@ class EpisodeBatchGAE(ConnectorV2):
     """The whole learner pipeline for PPO on ``training.episodes`` chunks (module docstring)."""
 
     def __init__(self, input_observation_space: Any = None, input_action_space: Any = None, *, gamma: float,
-                 lambda_: float) -> None:  # fmt: skip
+                 lambda_: float, seed: int = 0) -> None:  # fmt: skip
         super().__init__(input_observation_space, input_action_space)
         self.gamma = float(gamma)
         self.lambda_ = float(lambda_)
+        self._rng = np.random.default_rng(seed)
 
     def __call__(self, *, rl_module: Any, batch: dict[str, Any], episodes: list[Any], **kwargs: Any) -> Any:
         if not episodes:
@@ -85,24 +89,27 @@ class EpisodeBatchGAE(ConnectorV2):
         module_id = next(iter(rl_module.keys()))
         module: RLModule = rl_module[module_id]
         device = next(module.parameters()).device
+        episodes = [episodes[i] for i in self._rng.permutation(len(episodes))]  # minibatches mix the games
         lengths = np.fromiter((len(e) for e in episodes), np.int64, len(episodes))
         terminated = np.fromiter((e.is_terminated for e in episodes), np.bool_, len(episodes))
         observations = [_data(e.observations, "observations") for e in episodes]  # L + 1 rows each
         keys = list(observations[0])
-        every_obs = {k: np.concatenate([o[k] for o in observations]) for k in keys}
-        last = np.cumsum(lengths + 1) - 1  # each chunk's bootstrap row in every_obs
-        steps = np.ones(every_obs[keys[0]].shape[0], bool)
-        steps[last] = False
-        rewards = np.concatenate([_data(e.rewards, "rewards") for e in episodes]).astype(np.float64)
         out: dict[str, Any] = {
-            Columns.OBS: {k: np.ascontiguousarray(v[steps]) for k, v in every_obs.items()},
+            Columns.OBS: {k: np.concatenate([o[k][:-1] for o in observations]) for k in keys},
             Columns.ACTIONS: np.concatenate([_data(e.actions, "actions") for e in episodes]),
         }
         for col in STEP_COLUMNS[1:]:
-            out[col] = np.concatenate([_data(e.extra_model_outputs[col], col) for e in episodes])
+            if col in episodes[0].extra_model_outputs:
+                out[col] = np.concatenate([_data(e.extra_model_outputs[col], col) for e in episodes])
+        bootstrap = {k: np.stack([o[k][-1] for o in observations]) for k in keys}
+        rewards = np.concatenate([_data(e.rewards, "rewards") for e in episodes]).astype(np.float64)
+        last = np.cumsum(lengths + 1) - 1  # each chunk's bootstrap in the L + 1 values per chunk gae_targets reads
+        steps = np.ones(int(lengths.sum()) + len(episodes), bool)
+        steps[last] = False
+        values = np.empty(steps.shape[0], np.float64)
         with torch.no_grad():
-            values = module.compute_values({Columns.OBS: _tensors(every_obs, device)})
-        values = values.cpu().numpy().astype(np.float64)
+            values[steps] = module.compute_values({Columns.OBS: _tensors(out[Columns.OBS], device)}).cpu().numpy()
+            values[last] = module.compute_values({Columns.OBS: _tensors(bootstrap, device)}).cpu().numpy()
         advantages = np.empty(rewards.shape[0], np.float64)
         targets = np.empty(rewards.shape[0], np.float64)
         gae_targets(rewards, values, lengths, terminated, self.gamma, self.lambda_, advantages, targets)

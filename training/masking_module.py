@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
+from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from torch import nn
 
 from agents.rllib_policy import MASK_KEY, OBS_KEY  # noqa: F401  (re-exported: the keys a trained module reads)
@@ -33,6 +34,27 @@ MASKED_LOGIT = torch.finfo(torch.float32).min
 def mask_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``logits`` with every entry whose mask is 0 set to the lowest float32 (probability 0 after softmax)."""
     return logits.masked_fill(mask <= 0, MASKED_LOGIT)
+
+
+class _NormalizedCategorical(torch.distributions.Categorical):
+    """torch's Categorical normalized by ``log_softmax``: its ``logsumexp`` is ~9x slower on masked rows
+    (every exp below float32's range takes a slow path: 0.09 s against 0.008 s for 1,000 x 6,535, one thread)."""
+
+    def __init__(self, logits: torch.Tensor) -> None:
+        self.logits = torch.log_softmax(logits, dim=-1)
+        self._param = self.logits
+        self._num_events = self._param.size()[-1]
+        batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
+        torch.distributions.Distribution.__init__(self, batch_shape, validate_args=False)
+
+
+class MaskedCategorical(TorchCategorical):
+    """RLlib's categorical over masked logits, normalized the fast way (same probabilities)."""
+
+    def _get_torch_distribution(self, logits: Any = None, probs: Any = None) -> Any:
+        if logits is None:
+            return super()._get_torch_distribution(probs=probs)
+        return _NormalizedCategorical(logits)
 
 
 def image_shape_of(layout: Any) -> tuple[int, int, int] | None:
@@ -77,6 +99,15 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         super().__init__(*args, observation_space=inner, **kwargs)
         # but the module consumes (and is saved with) the full dict space, so a checkpoint rebuilds it as is
         self.observation_space = observation_space
+
+    def get_exploration_action_dist_cls(self) -> type:
+        return MaskedCategorical
+
+    def get_inference_action_dist_cls(self) -> type:
+        return MaskedCategorical
+
+    def get_train_action_dist_cls(self) -> type:
+        return MaskedCategorical
 
     def setup(self) -> None:
         super().setup()

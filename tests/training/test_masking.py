@@ -160,3 +160,21 @@ def test_flat_layouts_have_no_image():
 
     assert image_shape_of(envs.make("capivari_v0").game.observation_layout()) is None
     assert image_shape_of(None) is None
+
+
+def test_the_fast_categorical_has_torchs_probabilities_entropy_and_kl():
+    from training.masking_module import MaskedCategorical, mask_logits
+
+    gen = torch.Generator().manual_seed(0)
+    mask = (torch.rand(64, 300, generator=gen) < 0.1).float()
+    mask[:, 0] = 1.0
+    a = mask_logits(torch.randn(64, 300, generator=gen), mask)
+    b = mask_logits(torch.randn(64, 300, generator=gen), mask)
+    ours_a, ours_b = MaskedCategorical.from_logits(a), MaskedCategorical.from_logits(b)
+    ref_a, ref_b = torch.distributions.Categorical(logits=a), torch.distributions.Categorical(logits=b)
+    actions = torch.argmax(mask * torch.rand(64, 300, generator=gen), dim=1)
+    torch.testing.assert_close(ours_a.logp(actions), ref_a.log_prob(actions))
+    torch.testing.assert_close(ours_a.entropy(), ref_a.entropy())
+    torch.testing.assert_close(ours_a.kl(ours_b), torch.distributions.kl_divergence(ref_a, ref_b))
+    for _ in range(20):
+        assert (mask[torch.arange(64), ours_a.sample()] > 0).all()
