@@ -3,11 +3,13 @@
 ``tabuleiro learning capivari`` (``tabuleiro.commands.learning``) trains with ``tabuleiro train``'s
 loop, evaluates the policy (argmax) against random and the heuristic with 95% Wilson intervals, measures
 the raw env speed on this machine for comparison (``raw_env_rates``), and writes ``learning.json`` and
-``learning.png`` (``plot``: training-time win rate per opponent kind against training minutes, the final
+``learning.png`` (``plot``: training-time win rate per opponent kind against training minutes and against
+learner decisions, the final
 evaluation with its intervals, the targets). ``--from-run DIR`` reports on a finished ``tabuleiro train``
 run instead of training.
 """
 
+import itertools
 import json
 import os
 import statistics
@@ -90,34 +92,39 @@ def plot(run: Path, report: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt  # optional heavy: after the Agg backend is chosen
 
     rows = [json.loads(ln) for ln in (run / "progress.jsonl").read_text().splitlines() if ln.strip()]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    decisions = list(itertools.accumulate(r.get("learner_decisions", 0) for r in rows))
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True)
     colors = {"random": "tab:blue", "heuristic": "tab:red", "snapshot": "tab:green", "self": "tab:gray"}
-    for kind, color in colors.items():
-        pts = [(r["elapsed_s"] / 60, r["opponents"][kind]) for r in rows if "win_rate" in r["opponents"].get(kind, {})]
-        if not pts:
-            continue
-        xs, ys = [], []
-        for i in range(len(pts)):
-            window = pts[max(0, i - 4) : i + 1]
-            wins = sum(o["wins"] for _, o in window)
-            games = sum(o["games"] for _, o in window)
-            xs.append(pts[i][0])
-            ys.append(wins / games)
-        ax.plot(xs, ys, color=color, label=f"training vs {kind} (sampling policy)")
-    end = report["training_minutes"]
-    for row in report.get("evaluation", []):
-        c = colors.get(row["opponent"], "black")
-        lo, hi = row["ci95"]
-        ax.errorbar([end], [row["win_rate"]], yerr=[[row["win_rate"] - lo], [hi - row["win_rate"]]], fmt="o",
-                    color=c, capsize=4, label=f"final vs {row['opponent']} (argmax, {row['games']} games)")  # fmt: skip
-    for opponent, t in report.get("targets", {}).items():
-        ax.axhline(t["target"], color=colors.get(opponent, "gray"), linestyle="--", linewidth=0.8)
-    ax.set_xlabel("training minutes")
-    ax.set_ylabel("win rate (strictly first)")
-    ax.set_ylim(0, 1)
-    ax.set_title(f"{report.get('game', '')}: self-play PPO on {os.cpu_count()} cores")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ends = {"minutes": report["training_minutes"], "decisions": decisions[-1] / 1e6}
+    for ax, axis in zip(axes, ("minutes", "decisions"), strict=True):
+        for kind, color in colors.items():
+            pts = [
+                (r["elapsed_s"] / 60 if axis == "minutes" else decisions[i] / 1e6, r["opponents"][kind])
+                for i, r in enumerate(rows)
+                if "win_rate" in r["opponents"].get(kind, {})
+            ]
+            if not pts:
+                continue
+            xs, ys = [], []
+            for i in range(len(pts)):
+                window = pts[max(0, i - 4) : i + 1]
+                xs.append(pts[i][0])
+                ys.append(sum(o["wins"] for _, o in window) / sum(o["games"] for _, o in window))
+            ax.plot(xs, ys, color=color, label=f"training games vs {kind} (sampling policy)")
+        for row in report.get("evaluation", []):
+            c = colors.get(row["opponent"], "black")
+            lo, hi = row["ci95"]
+            ax.errorbar([ends[axis]], [row["win_rate"]], yerr=[[row["win_rate"] - lo], [hi - row["win_rate"]]],
+                        fmt="o", color=c, capsize=4,
+                        label=f"final vs {row['opponent']} (argmax, {row['games']} games)")  # fmt: skip
+        for opponent, t in report.get("targets", {}).items():
+            ax.axhline(t["target"], color=colors.get(opponent, "gray"), linestyle="--", linewidth=0.8)
+        ax.set_xlabel("training minutes" if axis == "minutes" else "learner decisions (millions)")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("win rate (strictly first)")
+    axes[1].legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"{report.get('game', '')}: self-play PPO on {os.cpu_count()} cores (dashed: targets)")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -65,5 +65,5 @@ SPEC = GameSpec(
         "hiddens": (512, 256),
         "pool": {"random": 0.4, "heuristic": 0.3, "snapshot": 0.3, "self": 0.0},
     },
-    targets={"learning": {"players": 4, "vs": {"random": 0.50}}},
+    targets={"learning": {"players": 4, "vs": {"random": 0.50, "heuristic": 0.45}}},  # first in, 20 minutes
 )
