@@ -55,6 +55,7 @@ from envs.dorfromantik_duel.simulation import (
     territory,
 )
 from envs.dorfromantik_duel.tiles import T_CONNECTION, T_DOUBLE, TILE_FLAG, TILE_PAIR
+from envs.engine.record import copy_record
 
 TASK_PROMISE = 0.5  # share of an open marker's value counted, times its progress towards N
 CANCEL_PENALTY = 0.5  # times a cancelled marker's value, on top of the lost promise
@@ -105,10 +106,8 @@ def board_value(s: np.void, p: int) -> float:
 @njit(cache=True)
 def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
     """``out[a]``: the rise of my board value if legal placement ``a`` of this turn's tile is made
-    (0 for ``pass``); each placement is made on ``work``, a fresh copy of ``state``."""
-    base_bytes = state.view(np.uint8)
-    work_bytes = work.view(np.uint8)
-    work_bytes[:] = base_bytes
+    (0 for ``pass``); each placement is made on ``work``, a fresh copy of ``state`` (``copy_record``)."""
+    copy_record(state, work)
     s = work[0]
     score_board(s, seat)
     before = board_value(s, seat)
@@ -120,7 +119,7 @@ def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.nd
         if a >= pass_a:  # pass: only legal when nothing else is
             out[a] = 0.0
             continue
-        work_bytes[:] = base_bytes
+        copy_record(state, work)
         s = work[0]
         place_tile(s, seat, a // NUM_ROT, a % NUM_ROT)
         score_board(s, seat)
@@ -130,12 +129,10 @@ def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.nd
 @njit(cache=True)
 def special_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
     """Module 2: ``out[a]``, my board value after placing my special tile by ``a`` (``pass``: it leaves the game)."""
-    base_bytes = state.view(np.uint8)
-    work_bytes = work.view(np.uint8)
     for a in range(mask.shape[0]):
         out[a] = -1e18
         if mask[a]:
-            work_bytes[:] = base_bytes
+            copy_record(state, work)
             s = work[0]
             play_special(s, seat, a)
             score_board(s, seat)
