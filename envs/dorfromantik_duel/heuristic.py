@@ -15,13 +15,35 @@ cancel exactly as in the rules), and scored by how much it raises the board valu
 - **keeping territories open or closing flag territories**: an open flag territory promises
   part of its size, and closing it turns the promise into its full size on the pad.
 
-Only my board, the tile on the table and its marker are read: all public.
+Module 2: the special tile (School, Barn, Oak or photographer's tile) goes where it leaves the
+highest board value; the other choices go by rule of thumb (``decision_values``).
+
+One compiled implementation, ``action_values(state, work, seat, mask, out)``, for every phase: the
+vector env plays it inside its kernel (``envs.engine.kernels``: the ``heuristic`` opponent of
+training's pool), ``Heuristic.values`` (``HeuristicAgent``) wraps it, and IS-MCTS narrows its root
+with it. Only my board, the tile on the table and its marker are read: all public.
 """
 
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.rules import MK_CANCELLED, MK_OPEN, NUM_EXTRA, NUM_ROT, PH_PLACE, PH_SPECIAL, action_name
+from envs.dorfromantik_duel.grid import pass_action
+from envs.dorfromantik_duel.rules import (
+    MK_CANCELLED,
+    MK_OPEN,
+    NUM_ROT,
+    PH_PLACE,
+    PH_SPECIAL,
+    POI_BARN,
+    POI_HEARTS,
+    POI_NONE,
+    POI_OAK,
+    POI_PHOTOGRAPHER,
+    POI_SCHOOL,
+    X_HEART,
+    X_MOVE,
+    X_POI,
+)
 from envs.dorfromantik_duel.simulation import (
     NO_TILE,
     matching_edges,
@@ -33,6 +55,7 @@ from envs.dorfromantik_duel.simulation import (
     territory,
 )
 from envs.dorfromantik_duel.tiles import T_CONNECTION, T_DOUBLE, TILE_FLAG, TILE_PAIR
+from envs.engine.record import copy_record
 
 TASK_PROMISE = 0.5  # share of an open marker's value counted, times its progress towards N
 CANCEL_PENALTY = 0.5  # times a cancelled marker's value, on top of the lost promise
@@ -81,29 +104,22 @@ def board_value(s: np.void, p: int) -> float:
 
 
 @njit(cache=True)
-def action_values(
-    base: np.ndarray,
-    base_bytes: np.ndarray,
-    work: np.ndarray,
-    work_bytes: np.ndarray,
-    seat: int,
-    mask: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """``out[a]``: the rise of my board value if legal placement ``a`` is made (0 for ``pass``)."""
-    work_bytes[:] = base_bytes
+def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
+    """``out[a]``: the rise of my board value if legal placement ``a`` of this turn's tile is made
+    (0 for ``pass``); each placement is made on ``work``, a fresh copy of ``state`` (``copy_record``)."""
+    copy_record(state, work)
     s = work[0]
     score_board(s, seat)
     before = board_value(s, seat)
-    n = mask.shape[0]
-    for a in range(n):
+    pass_a = pass_action(s)
+    for a in range(mask.shape[0]):
         out[a] = -1e18
         if not mask[a]:
             continue
-        if a >= n - 1 - NUM_EXTRA * s.module_poi:  # pass: only legal when nothing else is
+        if a >= pass_a:  # pass: only legal when nothing else is
             out[a] = 0.0
             continue
-        work_bytes[:] = base_bytes
+        copy_record(state, work)
         s = work[0]
         place_tile(s, seat, a // NUM_ROT, a % NUM_ROT)
         score_board(s, seat)
@@ -111,14 +127,12 @@ def action_values(
 
 
 @njit(cache=True)
-def special_values(
-    base_bytes: np.ndarray, work: np.ndarray, work_bytes: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray
-) -> None:
-    """Module 2: ``out[a]``, the board value after placing the seat's special tile by ``a``."""
+def special_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
+    """Module 2: ``out[a]``, my board value after placing my special tile by ``a`` (``pass``: it leaves the game)."""
     for a in range(mask.shape[0]):
         out[a] = -1e18
         if mask[a]:
-            work_bytes[:] = base_bytes
+            copy_record(state, work)
             s = work[0]
             play_special(s, seat, a)
             score_board(s, seat)
@@ -128,37 +142,54 @@ def special_values(
 # Module 2's other decisions, by rule of thumb: hearts are worth most (up to 6 each), then a
 # School/Barn/Oak, then the photographer; a heart goes on a tile already matching 3+ edges; the
 # photographer moves onto the newest tile, which has the most empty cells round it.
-POI_PREFERENCE = {"poi hearts": 5.0, "poi school": 4.0, "poi barn": 4.0, "poi oak": 4.0, "poi photographer": 3.0}
+POI_VALUE = np.zeros(POI_NONE + 1)  # by rules.POI_NAMES: choosing nothing is worth 0
+POI_VALUE[POI_HEARTS] = 5.0
+POI_VALUE[POI_SCHOOL] = POI_VALUE[POI_BARN] = POI_VALUE[POI_OAK] = 4.0
+POI_VALUE[POI_PHOTOGRAPHER] = 3.0
+HEART_MATCHES = 3  # a heart is worth placing on a tile matching at least this many edges
 
 
-def decision_values(state: np.ndarray, seat: int, mask: np.ndarray, names: list[str]) -> np.ndarray:
-    out = np.zeros(mask.shape[0])
-    s = state[0]
-    for a in np.flatnonzero(mask):
-        name = names[a]
-        out[a] = POI_PREFERENCE.get(name, 0.0)
-        if name == "heart":
-            c = int(s["last_cell"][seat])
-            out[a] = 1.0 if matching_edges(s, seat, c) >= 3 else -1.0
-        elif name == "move photographer":
+@njit(cache=True)
+def decision_values(s: np.void, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
+    """Module 2's choices after ``pass`` (rules.EXTRA_NAMES): a point of interest by ``POI_VALUE``;
+    ``heart`` +1 on a tile matching ``HEART_MATCHES``+ edges, else -1; ``move photographer`` 1; the
+    rest (``no heart``, ``keep photographer``, and any illegal action) 0."""
+    first = pass_action(s) + 1
+    for a in range(mask.shape[0]):
+        out[a] = 0.0
+        if not mask[a] or a < first:
+            continue
+        x = a - first
+        if X_POI <= x <= X_POI + POI_NONE:
+            out[a] = POI_VALUE[x - X_POI]
+        elif x == X_HEART:
+            out[a] = 1.0 if matching_edges(s, seat, s.last_cell[seat]) >= HEART_MATCHES else -1.0
+        elif x == X_MOVE:
             out[a] = 1.0
-    return out
+
+
+@njit(cache=True)
+def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
+    """``out[a]``: the heuristic's value of each action for ``seat`` (``state``: one record; illegal ones
+    are ignored), by phase: ``placement_values``, ``special_values`` (Module 2's special tile) or
+    ``decision_values`` (Module 2's other choices).
+
+    The one implementation: the vector env's compiled opponents, ``Heuristic.values`` and IS-MCTS's
+    root all call it; ``work`` is a one-record scratch array of the same dtype."""
+    phase = state[0].phase
+    if phase == PH_PLACE:
+        placement_values(state, work, seat, mask, out)
+    elif phase == PH_SPECIAL:
+        special_values(state, work, seat, mask, out)
+    else:
+        decision_values(state[0], seat, mask, out)
 
 
 class Heuristic:
     """Greedy placement on the board value (see the module docstring); Module 2's decisions by rule of thumb."""
 
     def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
-        mask = observation["action_mask"]
-        work = np.zeros_like(state)
+        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
         out = np.empty(mask.shape[0])
-        phase = int(state[0]["phase"])
-        if phase == PH_PLACE:
-            action_values(state, state.view(np.uint8), work, work.view(np.uint8), seat, mask, out)
-        elif phase == PH_SPECIAL:
-            special_values(state.view(np.uint8), work, work.view(np.uint8), seat, mask, out)
-        else:
-            radius = int(state[0]["radius"])
-            names = [action_name(radius, a, True) if mask[a] else "" for a in range(mask.shape[0])]
-            out = decision_values(state, seat, mask, names)
+        action_values(state, np.zeros_like(state), seat, mask, out)
         return out

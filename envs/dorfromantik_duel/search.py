@@ -234,8 +234,7 @@ def root_candidates(root: np.ndarray, seat: int, game: object, seed: int, root_m
     mask = np.zeros(root_mask.shape[0], np.int8)
     legal_into(state[0], mask)
     values = np.empty(mask.shape[0])
-    work = np.zeros_like(state)
-    action_values(state, state.view(np.uint8), work, work.view(np.uint8), seat, mask, values)
+    action_values(state, np.zeros_like(state), seat, mask, values)
     legal = np.flatnonzero(mask)
     keep = legal[np.argsort(-values[legal], kind="stable")[:ROOT_CANDIDATES]]
     root_mask[:] = 0

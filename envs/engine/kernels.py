@@ -64,6 +64,7 @@ import numpy as np
 from numba import njit, prange
 
 from envs.engine.bits import kth_legal
+from envs.engine.record import copy_record
 from envs.engine.rng import rng_next, splitmix64
 
 BUF_SOURCE = """
@@ -175,7 +176,7 @@ def heuristic_action(states, i, seat, mask, r, scratch, values):
     if n == 1:
         return kth_legal(mask, np.uint64(0))
     base = scratch[i, 0:1]
-    base.view(np.uint8)[:] = states[i : i + 1].view(np.uint8)
+    copy_record(states[i : i + 1], base)
     determinize(base[0], seat, np.uint64(r))
     action_values(base, scratch[i, 1:2], seat, mask, values)
     return best_of(values, mask, splitmix64(np.uint64(r)))
@@ -373,6 +374,7 @@ def compile_kernels(namespace: dict) -> None:
         splitmix64=splitmix64,
         kth_legal=kth_legal,
         best_of=best_of,
+        copy_record=copy_record,
         OPPONENT_SALT=OPPONENT_SALT,
         HEURISTIC_SLOT=HEURISTIC_SLOT,
         OUTSIDE_SLOT=OUTSIDE_SLOT,

@@ -6,9 +6,12 @@
 - ``info_version``: incremented whenever ``Game.infos`` would change (round ends)
 - ``num_players``: seats in this game
 - ``rng``: the generator (``envs.engine.rng``); all chance comes from it
+
+``copy_record(src, dst)`` copies one record array into another inside compiled code.
 """
 
 import numpy as np
+from numba import njit
 
 
 def header_fields(max_players: int) -> list[tuple]:
@@ -21,3 +24,14 @@ def header_fields(max_players: int) -> list[tuple]:
         ("rng", np.uint64),
         ("rewards", np.float64, (max_players,)),
     ]
+
+
+@njit(cache=True)
+def copy_record(src: np.ndarray, dst: np.ndarray) -> None:
+    """``dst[:] = src`` for arrays of one record dtype, byte by byte in an explicit loop: numba's slice
+    assignment ``dst.view(np.uint8)[:] = src.view(np.uint8)`` is far slower (the Duel's 38,817-byte
+    record: 21.6 us against 1.4 us), and a heuristic copies the record once per candidate move."""
+    s = src.view(np.uint8)
+    d = dst.view(np.uint8)
+    for k in range(s.shape[0]):
+        d[k] = s[k]

@@ -7,7 +7,13 @@ import envs
 from agents.heuristic import HeuristicAgent
 from training.vector_env import MASK_KEY, GameVectorEnv, opponent_weights
 
-HEURISTIC_GAMES = ["capivari_v0", "horizonte_v0", "kuhn_poker_v0"]
+HEURISTIC_GAMES = [
+    ("capivari_v0", {}),
+    ("horizonte_v0", {}),
+    ("kuhn_poker_v0", {}),
+    ("dorfromantik_duel_v0", {}),
+    ("dorfromantik_duel_v0", {"module_points_of_interest": True}),  # the kernel's mask is wider than the env's
+]
 N = 8
 
 
@@ -27,12 +33,13 @@ def _best_moves(agent: HeuristicAgent, aec) -> set[int]:
     return set(legal[values >= values.max() - 1e-9].tolist())
 
 
-@pytest.mark.parametrize("game", HEURISTIC_GAMES)
-def test_compiled_heuristic_opponents_play_the_heuristics_best_moves(game: str) -> None:
-    env = GameVectorEnv(game, N, seed=2, opponents="heuristic", record_opponent_actions=True)
+@pytest.mark.parametrize(("game", "config"), HEURISTIC_GAMES)
+def test_compiled_heuristic_opponents_play_the_heuristics_best_moves(game: str, config: dict) -> None:
+    env = GameVectorEnv(game, N, seed=2, opponents="heuristic", record_opponent_actions=True, **config)
+    assert env.has_compiled_heuristic and env.available() == ["heuristic"]
     agent = HeuristicAgent(game)
     obs, infos = env.reset(seed=2)
-    aecs = [envs.game_module(game).raw_env() for _ in range(N)]
+    aecs = [envs.game_module(game).raw_env(**config) for _ in range(N)]
     for i, aec in enumerate(aecs):
         aec.reset(seed=2 + i)
     rng = np.random.default_rng(0)
