@@ -41,6 +41,15 @@ def module_policy(module: Callable[[], Any], seed: int) -> Policy:
     return act
 
 
+def first_game_seed(seed: int | None, worker_index: int | None, num_envs: int) -> int | None:
+    """The seed of game 0 of env runner ``worker_index``: runners' games start from disjoint seed ranges.
+
+    (RLlib offsets each runner's seed by its index only, so game i of runner k would replay game i + k of
+    runner 0.)
+    """
+    return None if seed is None else int(seed) + (worker_index or 0) * num_envs
+
+
 def vector_env(env_runner: Any) -> GameVectorEnv:
     """The ``GameVectorEnv`` under an env runner's wrappers."""
     return env_runner.env.unwrapped
@@ -71,7 +80,8 @@ class PoolEnvRunner(SingleAgentEnvRunner):
             )
         n = self.num_envs
         if force_reset or self._needs_initial_reset:
-            self._obs, _ = self.env.reset(seed=self._seed if self._needs_initial_reset else None)
+            seed = first_game_seed(self.config.seed, self.worker_index, n) if self._needs_initial_reset else None
+            self._obs, _ = self.env.reset(seed=seed)
             self._needs_initial_reset = False
             self._restarting = np.zeros(n, bool)
             self._thread = GameThread.fresh(n)

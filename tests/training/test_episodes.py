@@ -94,7 +94,7 @@ def test_the_runner_samples_exactly_the_games_the_vector_env_plays(ray_session):
     """Replayed through a fresh vector env with the same seed and pool, each game's recorded actions give
     back every recorded observation, across two samples and the games' restarts."""
     from training.config import build_config, settings_for
-    from training.env_runner import vector_env
+    from training.env_runner import first_game_seed, vector_env
     from training.vector_env import GameVectorEnv
 
     n = 4
@@ -113,7 +113,7 @@ def test_the_runner_samples_exactly_the_games_the_vector_env_plays(ray_session):
                 actions = c.get_actions(slice(0, len(c)))
                 assert (obs["action_mask"][np.arange(len(c)), actions] > 0).all()
                 steps[g] += [(obs["observations"][t], actions[t], obs["observations"][t + 1]) for t in range(len(c))]
-        pool, seed = dict(vector_env(runner).weights), runner._seed
+        pool, seed = dict(vector_env(runner).weights), first_game_seed(s.seed, runner.worker_index, n)
     finally:
         algo.stop()
     assert sum(map(len, steps)) >= 120 and ended >= 2  # games restarted within the samples
@@ -133,3 +133,12 @@ def test_the_runner_samples_exactly_the_games_the_vector_env_plays(ray_session):
                 np.testing.assert_array_equal(steps[g][at[g]][2], obs["observations"][g])
                 at[g] += 1
         current, restarting = obs["observations"], term | trunc
+
+
+def test_env_runners_start_their_games_from_disjoint_seeds():
+    from training.env_runner import first_game_seed
+
+    starts = [first_game_seed(7, k, 256) for k in range(4)]
+    games = [set(range(s, s + 256)) for s in starts]
+    assert starts[0] == 7 and all(not (games[a] & games[b]) for a in range(4) for b in range(a))
+    assert first_game_seed(None, 3, 256) is None
