@@ -82,7 +82,8 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
             block += root_mask[a] != 0
         block = max(block, 1)
     for it in range(first, first + count):
-        work_bytes[:] = root_bytes
+        for k in range(root_bytes.shape[0]):  # an explicit loop: numba's slice copy is ~15x slower here
+            work_bytes[k] = root_bytes[k]
         r = splitmix64(np.uint64(seed) + np.uint64(it // block) * np.uint64(0x9E3779B97F4A7C15))
         determinize(s, seat, r)
         returns[:] = 0.0

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from envs.capivari.core import river_score, step
+from envs.engine.record import copy_record
 
 _MATCH = 1000.0  # a match win outweighs any round margin
 
@@ -24,13 +25,11 @@ def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarr
     ``work`` is a one-record scratch array of the same dtype.
     """
     b = state[0]
-    base_bytes = state.view(np.uint8)
-    work_bytes = work.view(np.uint8)
     for a in range(mask.shape[0]):
         out[a] = -1e18
         if not mask[a]:
             continue
-        work_bytes[:] = base_bytes
+        copy_record(state, work)
         s = work[0]
         step(s, a)
         if s.rounds_done > b.rounds_done:
