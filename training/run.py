@@ -1,12 +1,20 @@
 """Around one training run (``training.loop.train``): the game config for a table size, and the final
 evaluation of the trained policy. Used by `tabuleiro train` and `tabuleiro learning`."""
 
+import os
 import time
 from pathlib import Path
 from typing import Any
 
 import envs
 from training.evaluate import evaluate, format_row
+
+
+def default_torch_threads() -> int:
+    """One torch thread per CPU: the forward passes (all games of a vector step) and PPO's minibatch updates
+    are batched, so a second thread pays (quiet 2-core machine: Horizonte 4p 8,459 learner decisions/s
+    against ~5,100, docs/training.md). The env's kernels stay on numba's own single thread."""
+    return max(1, os.cpu_count() or 1)
 
 
 def game_config_for(game: str, players: int | None) -> dict[str, Any]:

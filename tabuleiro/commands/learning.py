@@ -21,7 +21,7 @@ from tabuleiro.options import (
     int_option,
     seed_option,
 )
-from training.run import final_evaluation, game_config_for
+from training.run import default_torch_threads, final_evaluation, game_config_for
 
 SHOWN = ("targets", "learner_decisions_per_s_median", "decisions_per_s_median", "raw_env")
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         from training.config import settings_for  # optional: imports ray (the rl extra)
         from training.loop import train  # optional: imports ray (the rl extra)
 
-        torch.set_num_threads(1)
+        torch.set_num_threads(default_torch_threads())
         players = args.players or targets(game).get("players")
         settings = settings_for(game, game_config=game_config_for(game, players) or None, seed=args.seed)
         train(settings, run_dir, minutes=args.minutes, checkpoint_every=20, echo=lambda line: print(line, flush=True))

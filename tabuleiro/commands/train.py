@@ -23,7 +23,7 @@ from tabuleiro.options import (
     seed_option,
 )
 from training.opponents import PoolWeights
-from training.run import final_evaluation, game_config_for
+from training.run import default_torch_threads, final_evaluation, game_config_for
 
 
 def _pool_weights(text: str) -> str:
@@ -89,7 +89,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="games per opponent in the final evaluation (default 500; 0: none)",
     )
     parser.add_argument(
-        "--torch-threads", type=int_option(1, 1024), default=1, help="torch threads in this process (default 1)"
+        "--torch-threads",
+        type=int_option(1, 1024),
+        default=None,
+        help="torch threads in this process (default: one per CPU; forward passes and PPO's updates are batched)",
     )
 
 
@@ -124,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     from training.config import settings_for  # optional: imports ray (the rl extra)
     from training.loop import train  # optional: imports ray (the rl extra)
 
-    torch.set_num_threads(max(1, args.torch_threads))
+    torch.set_num_threads(args.torch_threads or default_torch_threads())
     pool = PoolWeights.parse(args.pool) if args.pool else None
     settings = settings_for(game, game_config=game_config, seed=args.seed, pool=pool, **resources)
     print(f"training {settings.game} {game_config or ''} -> {out}", flush=True)
