@@ -189,6 +189,9 @@ def train(
     ):
         raise ValueError(f"the budget must be positive and finite, got minutes={minutes!r}, iterations={iterations!r}")
     out = Path(out)
+    if resume is None and (out / PROGRESS).is_file() and (out / PROGRESS).stat().st_size > 0:
+        # a new run would append its iterations to the old run's rows (and replace its checkpoint)
+        raise ValueError(f"{str(out)!r} already holds a training run: continue it with --resume, or give another --out")
     out.mkdir(parents=True, exist_ok=True)
     state = {"iteration": 0, "elapsed_s": 0.0, "env_steps": 0}
     ckpt = None

@@ -46,6 +46,13 @@ def test_a_budget_is_required(tmp_path, budget):
         train(settings_for("capivari"), tmp_path, **budget)
 
 
+def test_a_new_run_refuses_a_folder_that_holds_a_run(tmp_path):
+    (tmp_path / "progress.jsonl").write_text('{"iteration": 1}\n')
+    with pytest.raises(ValueError, match="already holds a training run"):
+        train(settings_for("capivari"), tmp_path, iterations=1)
+    assert (tmp_path / "progress.jsonl").read_text() == '{"iteration": 1}\n'
+
+
 def test_resume_needs_a_checkpoint(tmp_path):
     with pytest.raises(ValueError, match="no tabuleiro checkpoint"):
         find_checkpoint(tmp_path)
