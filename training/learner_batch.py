@@ -12,8 +12,7 @@ V = 0 after a terminal step and V(s_T) bootstrapping a chunk that goes on; advan
 the batch (RLlib's also counts its artificial bootstrap rows in that mean; here only real steps are).
 The bootstrap observations are not training rows, so the batch needs no loss mask. The chunks are
 shuffled once here (PPO's minibatches then slice the batch in order: ``shuffle_batch_per_epoch=False``
-saves a copy of the whole batch per epoch, 97 KB a row for the Duel). ``action_dist_inputs`` is
-gathered when the runner recorded it (only PPO's KL term reads it).
+saves a copy of the whole batch per epoch, 97 KB a row for the Duel).
 """
 
 from typing import Any
@@ -99,8 +98,7 @@ class EpisodeBatchGAE(ConnectorV2):
             Columns.ACTIONS: np.concatenate([_data(e.actions, "actions") for e in episodes]),
         }
         for col in STEP_COLUMNS[1:]:
-            if col in episodes[0].extra_model_outputs:
-                out[col] = np.concatenate([_data(e.extra_model_outputs[col], col) for e in episodes])
+            out[col] = np.concatenate([_data(e.extra_model_outputs[col], col) for e in episodes])
         bootstrap = {k: np.stack([o[k][-1] for o in observations]) for k in keys}
         rewards = np.concatenate([_data(e.rewards, "rewards") for e in episodes]).astype(np.float64)
         last = np.cumsum(lengths + 1) - 1  # each chunk's bootstrap in the L + 1 values per chunk gae_targets reads
