@@ -45,6 +45,8 @@ class TrainSettings:
     hiddens: tuple[int, ...] = (256, 256)
     # [out channels, kernel, stride] per conv layer, for a board first in the observation (None: the module's default)
     conv_filters: tuple[tuple[int, int, int], ...] | None = None
+    # (channels, layers): read the board at full resolution, one logit per (cell, choice) (training.cell_head)
+    cell_head: tuple[int, int] | None = None
     pool: PoolWeights = field(default_factory=PoolWeights)
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
@@ -65,6 +67,8 @@ def normalized(fields: dict[str, Any]) -> dict[str, Any]:
     out = dict(fields)
     if "hiddens" in out:
         out["hiddens"] = tuple(out["hiddens"])
+    if out.get("cell_head") is not None:
+        out["cell_head"] = tuple(int(x) for x in out["cell_head"])
     if out.get("conv_filters") is not None:
         out["conv_filters"] = tuple(tuple(int(x) for x in layer) for layer in out["conv_filters"])
     return out
@@ -125,6 +129,10 @@ def build_config(s: TrainSettings) -> PPOConfig:
     if image is not None:  # a board first in the observation: a conv stack reads it (training.masking_module)
         filters = [list(layer) for layer in s.conv_filters] if s.conv_filters else DEFAULT_CONV_FILTERS
         model_config = asdict(model_config) | {"image_shape": list(image), "conv_filters": filters}
+        if s.cell_head is not None:
+            model_config["cell_head"] = [int(x) for x in s.cell_head]
+    elif s.cell_head is not None:
+        raise ValueError(f"cell_head needs a board first in the observation; {s.game}'s has none")
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (
         PPOConfig()

@@ -9,7 +9,9 @@ Board games: when ``model_config["image_shape"]`` is ``(H, W, C)`` (the game's o
 starts with a spatial piece, channels last: ``image_shape_of``), the first H*W*C numbers of
 ``"observations"`` are read as an image by a conv stack (``model_config["conv_filters"]``: ``[out
 channels, kernel, stride]`` per layer, "same" padding, ReLU), flattened and concatenated with the rest
-of the vector; the catalog's MLP encoder and heads then work on that.
+of the vector; the catalog's MLP encoder and heads then work on that. With ``model_config["cell_head"]
+= [channels, layers]`` the board is read at full resolution instead, one logit per (cell, choice)
+(``training.cell_head``: for action spaces that start with ``cell * k + j``).
 """
 
 import math
@@ -24,6 +26,7 @@ from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorica
 from torch import nn
 
 from agents.rllib_policy import MASK_KEY, OBS_KEY  # noqa: F401  (re-exported: the keys a trained module reads)
+from training.cell_head import build_cell_nets
 
 DEFAULT_CONV_FILTERS = [[16, 3, 1], [32, 3, 2]]  # [out channels, kernel, stride] per layer
 
@@ -87,7 +90,8 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         inner = observation_space[OBS_KEY]
         config = kwargs.get("model_config")
         image = config.get("image_shape") if isinstance(config, dict) else None
-        if image is not None:
+        self._cell_head = config.get("cell_head") if isinstance(config, dict) and image is not None else None
+        if image is not None and self._cell_head is None:
             image = tuple(int(d) for d in image)
             if len(image) != 3 or math.prod(image) > inner.shape[0]:
                 raise ValueError(f"image_shape {image} does not fit observations of {inner.shape[0]}")
@@ -110,14 +114,32 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return MaskedCategorical
 
     def setup(self) -> None:
-        super().setup()
         self.conv = None
+        if self._cell_head is not None:
+            self._setup_cell_head()
+            return
+        super().setup()
         if self._image is not None:
             self.conv, _ = _conv_output(self._image, self.model_config.get("conv_filters") or DEFAULT_CONV_FILTERS)
 
+    def _setup_cell_head(self) -> None:
+        """Encoder, pi and vf of ``training.cell_head`` in place of the catalog's (no vf when inference only)."""
+        channels, layers = (int(x) for x in self._cell_head)
+        hiddens = list(self.model_config.get("fcnet_hiddens") or [256])
+        obs_size = int(self.observation_space.shape[0])  # still the inner vector during __init__
+        self.encoder, self.pi, vf = build_cell_nets(
+            self._image, obs_size, int(self.action_space.n), channels, layers, hiddens
+        )
+        self.vf = None if self.inference_only else vf
+
+    def get_non_inference_attributes(self) -> list[str]:
+        if self._cell_head is not None:
+            return ["vf"]  # one trunk for policy and value
+        return super().get_non_inference_attributes()
+
     def _features(self, obs: torch.Tensor) -> torch.Tensor:
         """The vector the MLP reads: the image part through the conv stack, then the rest as is."""
-        if self.conv is None:
+        if self.conv is None:  # no board, or the cell head's encoder reads it
             return obs
         h, w, c = self._image
         image = obs[:, : h * w * c].reshape(-1, h, w, c).permute(0, 3, 1, 2)  # channels last -> torch's first

@@ -178,3 +178,59 @@ def test_the_fast_categorical_has_torchs_probabilities_entropy_and_kl():
     torch.testing.assert_close(ours_a.kl(ours_b), torch.distributions.kl_divergence(ref_a, ref_b))
     for _ in range(20):
         assert (mask[torch.arange(64), ours_a.sample()] > 0).all()
+
+
+def _cell_module(inference_only: bool = False) -> MaskedPPOTorchRLModule:
+    """A cell-head module over a (6, 7, 3) board and 4 more numbers: 2 choices per cell, then 1 other action."""
+    size = 6 * 7 * 3 + 4
+    space = gym.spaces.Dict(
+        {OBS_KEY: gym.spaces.Box(-1, 1, (size,), np.float32), MASK_KEY: gym.spaces.Box(0, 1, (85,), np.float32)}
+    )
+    return MaskedPPOTorchRLModule(
+        observation_space=space,
+        action_space=gym.spaces.Discrete(6 * 7 * 2 + 1),
+        inference_only=inference_only,
+        model_config={"fcnet_hiddens": [8], "image_shape": [6, 7, 3], "cell_head": [5, 1]},
+    )
+
+
+def test_the_cell_head_names_each_cell_where_its_board_neighbourhood_is():
+    torch.manual_seed(0)
+    module = _cell_module()
+    assert module.conv is None and module.observation_space[OBS_KEY].shape == (130,)
+    rng = np.random.default_rng(1)
+    obs = torch.as_tensor(rng.uniform(-1, 1, (3, 130)).astype(np.float32))
+    mask = torch.ones(3, 85)
+    mask[:, 7] = 0.0
+    out = module.forward_train({Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}})
+    logits = out[Columns.ACTION_DIST_INPUTS]
+    assert logits.shape == (3, 85) and torch.all(torch.softmax(logits, -1)[:, 7] == 0.0)
+    # move the whole board one column right: action (row, col, j) = (row * 7 + col) * 2 + j follows its cell
+    board = obs[:, :126].reshape(3, 6, 7, 3)
+    shifted = obs.clone()
+    shifted[:, :126] = torch.roll(board, 1, dims=2).reshape(3, 126)
+    moved = module.forward_inference({Columns.OBS: {OBS_KEY: shifted, MASK_KEY: torch.ones(3, 85)}})
+    before = module.forward_inference({Columns.OBS: {OBS_KEY: obs, MASK_KEY: torch.ones(3, 85)}})
+    cells_before = before[Columns.ACTION_DIST_INPUTS][:, :84].reshape(3, 6, 7, 2)
+    cells_after = moved[Columns.ACTION_DIST_INPUTS][:, :84].reshape(3, 6, 7, 2)
+    # one 3x3 conv: cells whose neighbourhood stays inside the board and was not wrapped around
+    torch.testing.assert_close(cells_after[:, 1:5, 2:6], cells_before[:, 1:5, 1:5])
+    assert not torch.allclose(cells_after[:, 1:5, 2:6], cells_before[:, 1:5, 2:6])
+    # the value and the trunk learn from one loss
+    values = module.compute_values({Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}}, out[Columns.EMBEDDINGS])
+    assert values.shape == (3,)
+    (logits[:, :7].sum() + values.sum()).backward()
+    assert module.encoder.first.weight.grad.abs().sum() > 0 and module.vf[0].weight.grad.abs().sum() > 0
+
+
+def test_an_inference_only_cell_head_module_takes_the_learners_weights_without_the_value():
+    torch.manual_seed(0)
+    learner = _cell_module()
+    runner = _cell_module(inference_only=True)
+    assert runner.vf is None
+    runner.set_state(learner.get_state(inference_only=True))
+    obs = {OBS_KEY: torch.rand(2, 130), MASK_KEY: torch.ones(2, 85)}
+    torch.testing.assert_close(
+        runner.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS],
+        learner.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS],
+    )
