@@ -4,11 +4,12 @@
 plus four things: it samples in batch (one forward pass and one env step per vector step, recorded as
 arrays and cut into episode chunks at the end: ``training.episodes``; RLlib's own loop handles every game
 of every step in Python), the pool's ``self`` opponent acts with the runner's current module, snapshots
-of the learner are installed as outside policies (``install_snapshot``) and all of them act through one
-``training.snapshot_group.SnapshotGroup`` (one batched forward pass per kernel stop for every snapshot,
-dropped ones still being played included; rebuilt on each install and drop), and each ``sample()`` logs,
-as sums under ``selfplay/``, the wall-clock seconds it took, the learner's and every seat's decisions, and
-the games, wins and score per opponent kind (``GameVectorEnv.pop_stats``).
+of the learner are installed as outside policies (``install_snapshot``) and all of them, dropped ones still
+being played included, act through one ``training.snapshot_group.SnapshotGroup`` (rebuilt on each install
+and drop: ``regroup``; one batched forward pass per kernel stop for all snapshots of an MLP module, one per
+snapshot for a conv module), and each ``sample()`` logs, as sums under ``selfplay/``, the wall-clock
+seconds it took, the learner's and every seat's decisions, and the games, wins and score per opponent kind
+(``GameVectorEnv.pop_stats``).
 """
 
 import copy
