@@ -4,9 +4,12 @@
 plus four things: it samples in batch (one forward pass and one env step per vector step, recorded as
 arrays and cut into episode chunks at the end: ``training.episodes``; RLlib's own loop handles every game
 of every step in Python), the pool's ``self`` opponent acts with the runner's current module, snapshots
-of the learner are installed as outside policies (``install_snapshot``), and each ``sample()`` logs, as
-sums under ``selfplay/``, the wall-clock seconds it took, the learner's and every seat's decisions, and
-the games, wins and score per opponent kind (``GameVectorEnv.pop_stats``).
+of the learner are installed as outside policies (``install_snapshot``) and all of them, dropped ones still
+being played included, act through one ``training.snapshot_group.SnapshotGroup`` (rebuilt on each install
+and drop: ``regroup``; one batched forward pass per kernel stop for all snapshots of an MLP module, one per
+snapshot for a conv module), and each ``sample()`` logs, as sums under ``selfplay/``, the wall-clock
+seconds it took, the learner's and every seat's decisions, and the games, wins and score per opponent kind
+(``GameVectorEnv.pop_stats``).
 """
 
 import copy
@@ -21,9 +24,11 @@ from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
 from ray.rllib.utils.metrics import EPISODE_LEN_MEAN, EPISODE_RETURN_MEAN
 
 from training.episodes import GameThread, Recording, cut_episodes
-from training.vector_env import MASK_KEY, OBS_KEY, GameVectorEnv, Policy
+from training.snapshot_group import SnapshotGroup, gumbel_max, module_logits
+from training.vector_env import GameVectorEnv, Policy
 
 METRIC_ROOT = "selfplay"
+SNAPSHOT_GROUP_SALT = 0x5EED_6A0B  # the snapshot group's generator: (runner seed, this)
 
 
 def module_policy(module: Callable[[], Any], seed: int) -> Policy:
@@ -31,14 +36,18 @@ def module_policy(module: Callable[[], Any], seed: int) -> Policy:
     rng = np.random.default_rng(seed)
 
     def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        batch = {"obs": {OBS_KEY: torch.from_numpy(obs), MASK_KEY: torch.from_numpy(masks)}}
-        with torch.no_grad():
-            out = module().forward_inference(batch)
-        logits = out["action_dist_inputs"].numpy().astype(np.float64)
-        logits[masks <= 0] = -np.inf
-        return np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)  # Gumbel-max: a sample of softmax(logits)
+        return gumbel_max(module_logits(module(), obs, masks), masks, rng)
 
     return act
+
+
+def regroup(env: GameVectorEnv, frozen: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Hand ``env`` one ``SnapshotGroup`` of the frozen modules it may still play (live or retired); returns
+    those (the others are let go). Rebuilt on every change of the pool: that happens rarely."""
+    playing = set(env.playing_snapshots())
+    kept = {name: module for name, module in frozen.items() if name in playing}
+    env.set_snapshot_group(SnapshotGroup(list(kept.values()), rng) if kept else None, list(kept))
+    return kept
 
 
 def first_game_seed(seed: int | None, worker_index: int | None, num_envs: int) -> int | None:
@@ -62,6 +71,8 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         super().make_env()
         seed = 0 if self._seed is None else int(self._seed)
         vector_env(self).set_policy("self", module_policy(lambda: self.module, seed))
+        self._frozen: dict[str, Any] = {}  # snapshot name -> frozen module, in the env's group
+        self._group_rng = np.random.default_rng([seed, SNAPSHOT_GROUP_SALT])
 
     def _sample(
         self,
@@ -153,8 +164,12 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         frozen.set_state(weights)
         frozen.eval()
         seed = (0 if self._seed is None else int(self._seed)) + len(vector_env(self).snapshots) + 1
-        vector_env(self).add_snapshot(name, module_policy(lambda: frozen, seed))
+        vector_env(self).add_snapshot(name, module_policy(lambda: frozen, seed))  # what the group stands in for
+        self._frozen[name] = frozen
+        self._frozen = regroup(vector_env(self), self._frozen, self._group_rng)
 
     def drop_snapshot(self, name: str) -> None:
+        """Snapshot ``name`` leaves the pool; games still playing it finish against it (in the group)."""
         if self.env is not None:
             vector_env(self).drop_snapshot(name)
+            self._frozen = regroup(vector_env(self), self._frozen, self._group_rng)

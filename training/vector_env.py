@@ -13,7 +13,11 @@ game is over.
   ``self`` and ``snapshot`` are outside policies (``set_policy("self", fn)``, ``add_snapshot(name,
   fn)``): the kernel stops where one is to act, and ``step`` calls each policy once with the
   observations of every game waiting for it (one batched forward pass), then resumes the kernel.
-  A kind with no policy yet (or a game without a compiled heuristic) is not drawn.
+  ``set_snapshot_group(fn, names)`` lets one call act for several snapshots at once (``fn(index into
+  names per row, obs, masks)``, e.g. ``training.snapshot_group``: one forward pass for all of them);
+  the snapshots it names (live, or dropped but still played) no longer use their own policies, which
+  the others and ``self`` still do. A kind with no policy yet (or a game without a compiled
+  heuristic) is not drawn.
 - ``pop_stats()``: games, wins (strictly first), score per opponent kind, learner and total
   decisions (opponents included) since the last call.
 
@@ -36,7 +40,8 @@ game is over.
 """
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium as gym
@@ -72,6 +77,8 @@ def quiet_threading_layer() -> None:
 
 # an outside policy: (observations float32[m, n], masks float32[m, k]) -> one legal action per row
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+# several snapshots at once: (index into its snapshot names int64[m], observations, masks) -> actions[m]
+GroupPolicy = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 def opponent_weights(opponents: str | dict[str, float]) -> dict[str, float]:
@@ -148,6 +155,9 @@ class GameVectorEnv(VectorEnv):
         self.policies: dict[str, Policy] = {}  # "self" and snapshot names -> outside policy
         self.snapshots: list[str] = []  # snapshot names in slot order (slot SELF_SLOT + 1 + j)
         self._retired: dict[str, Policy] = {}  # dropped snapshots some game still plays against
+        self._group: GroupPolicy | None = None  # acts for the snapshots _group_names, all at once
+        self._group_names: list[str | None] = []  # None: a name replaced since (add_snapshot)
+        self._group_of_slot = np.full(SELF_SLOT + 1, -1, np.int64)  # slot -> index into _group_names, or -1
         self._slot_cdf = np.ones(1, np.float64)
         self._update_slots()
         self._stats = self._empty_stats()
@@ -175,7 +185,32 @@ class GameVectorEnv(VectorEnv):
         if name not in self.snapshots:
             self.snapshots.append(name)
         self.policies[name] = policy
+        if name in self._group_names:  # the group has its old weights: this policy plays it until regrouped
+            self._group_names[self._group_names.index(name)] = None
         self._update_slots()
+        self._update_group_slots()
+
+    def set_snapshot_group(self, policy: GroupPolicy | None, names: Sequence[str] = ()) -> None:
+        """One policy for the snapshots ``names`` (live or retired): ``policy(index into names per row, obs,
+        masks)`` acts in every waiting game against any of them in one call. None (or no names) removes it."""
+        unknown = sorted(set(names) - set(self.snapshots))
+        if unknown:
+            raise ValueError(f"set_snapshot_group: {unknown} are not snapshots (add_snapshot them first)")
+        self._group = policy if names else None
+        self._group_names = list(names) if policy is not None else []
+        self._update_group_slots()
+
+    def _update_group_slots(self) -> None:
+        """The slot -> group index table ``_play`` reads (-1: not in the group)."""
+        table = np.full(SELF_SLOT + 1 + len(self.snapshots), -1, np.int64)
+        for i, name in enumerate(self._group_names):
+            if name is not None:
+                table[SELF_SLOT + 1 + self.snapshots.index(name)] = i
+        self._group_of_slot = table
+
+    def playing_snapshots(self) -> list[str]:
+        """Snapshots some game may still play: those in the pool and dropped ones not yet let go."""
+        return [n for n in self.snapshots if n in self.policies or n in self._retired]
 
     def drop_snapshot(self, name: str) -> None:
         """Remove a snapshot; games still playing against it finish against it (then it is let go)."""
@@ -319,16 +354,24 @@ class GameVectorEnv(VectorEnv):
                 self._k.batch_observe_where(self.batch.states, waiting, self._outside_obs, self._outside_masks)
             outside = np.zeros(self.num_envs, np.int64)
             slots = self._slots
-            for slot in np.unique(slots[waiting]):
+            grouped = waiting & (self._group_of_slot[slots] >= 0)
+            if grouped.any() and self._group is not None:
+                which = self._group_of_slot[slots[grouped]]
+                self._act(grouped, outside, partial(self._group, which), "snapshot group")
+            for slot in np.unique(slots[waiting & ~grouped]):
                 sel = waiting & (slots == slot)
-                masks = self._outside_masks[sel]
-                chosen = np.asarray(self._slot_policy(int(slot))(self._outside_obs[sel], masks.astype(np.float32)))
-                if chosen.shape != (int(sel.sum()),) or not (masks[np.arange(chosen.size), chosen] > 0).all():
-                    raise IllegalActionError(f"the {self._slot_kind(int(slot))} policy chose an illegal action")
-                outside[sel] = chosen
+                self._act(sel, outside, self._slot_policy(int(slot)), self._slot_kind(int(slot)))
             self._advance(outside, resume=True)
         if self._retired:
             self._let_go_of_retired()
+
+    def _act(self, sel: np.ndarray, outside: np.ndarray, policy: Policy, who: str) -> None:
+        """``policy``'s actions in the games ``sel`` into ``outside``, checked legal."""
+        masks = self._outside_masks[sel]
+        chosen = np.asarray(policy(self._outside_obs[sel], masks.astype(np.float32)))
+        if chosen.shape != (int(sel.sum()),) or not (masks[np.arange(chosen.size), chosen] > 0).all():
+            raise IllegalActionError(f"the {who} policy chose an illegal action")
+        outside[sel] = chosen
 
     def _advance(self, actions: np.ndarray, resume: bool) -> None:
         with self.batch._threads():
