@@ -90,11 +90,14 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         inner = observation_space[OBS_KEY]
         config = kwargs.get("model_config")
         image = config.get("image_shape") if isinstance(config, dict) else None
-        self._cell_head = config.get("cell_head") if isinstance(config, dict) and image is not None else None
-        if image is not None and self._cell_head is None:
+        self._cell_head = config.get("cell_head") if isinstance(config, dict) else None
+        if self._cell_head is not None and image is None:
+            raise ValueError("cell_head needs model_config['image_shape'] (a board first in the observation)")
+        if image is not None:
             image = tuple(int(d) for d in image)
             if len(image) != 3 or math.prod(image) > inner.shape[0]:
                 raise ValueError(f"image_shape {image} does not fit observations of {inner.shape[0]}")
+        if image is not None and self._cell_head is None:  # the conv stack's features replace the board
             _, features = _conv_output(image, config.get("conv_filters") or DEFAULT_CONV_FILTERS)
             size = features + inner.shape[0] - math.prod(image)
             inner = gym.spaces.Box(-np.inf, np.inf, (size,), np.float32)

@@ -105,7 +105,6 @@ class StackedActors:
     """The actor paths of S same-shaped modules as stacked weights: logits of any rows in one pass per layer."""
 
     def __init__(self, paths: list[list[nn.Module]]) -> None:
-        self.size = len(paths)
         self.layers: list[tuple[torch.Tensor, torch.Tensor] | nn.Module] = [
             _stack_linear(column) if isinstance(column[0], nn.Linear) else column[0]
             for column in zip(*paths, strict=True)

@@ -234,3 +234,15 @@ def test_an_inference_only_cell_head_module_takes_the_learners_weights_without_t
         runner.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS],
         learner.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS],
     )
+
+
+def test_a_cell_head_needs_a_board_that_fits_the_observation():
+    space = gym.spaces.Dict(
+        {OBS_KEY: gym.spaces.Box(-1, 1, (100,), np.float32), MASK_KEY: gym.spaces.Box(0, 1, (85,), np.float32)}
+    )
+    for config, message in (
+        ({"fcnet_hiddens": [8], "image_shape": [6, 7, 3], "cell_head": [5, 1]}, "does not fit"),
+        ({"fcnet_hiddens": [8], "cell_head": [5, 1]}, "needs model_config"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            MaskedPPOTorchRLModule(observation_space=space, action_space=gym.spaces.Discrete(85), model_config=config)
