@@ -74,7 +74,7 @@ class DorfromantikDuel(Game):
     def observation_layout(self) -> ObsLayout:
         """This config's observation pieces (``observation.layout``, declared once there)."""
         c = self.config
-        return core.layout(self.radius, c.module_task_cards, c.module_points_of_interest)
+        return core.layout(self.radius, c.module_task_cards, c.module_points_of_interest, c.placement_prior)
 
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.state_dtype(self.radius))
@@ -84,6 +84,7 @@ class DorfromantikDuel(Game):
         states["forbid_doomed_tasks"] = self.config.forbid_doomed_tasks
         states["module_task_cards"] = self.config.module_task_cards
         states["module_poi"] = self.config.module_points_of_interest
+        states["placement_prior"] = self.config.placement_prior
         states["current"] = -1
         return states
 

@@ -8,16 +8,18 @@ markers, flags) then the opponent's. A network reshapes that first piece to (H, 
 place, the stacks and the score pads follow as a small vector.
 
 The layout depends on the config: the radius sets the tensor's height and width, Module 2 adds five
-channels per board, and each module appends a block to the vector. ``layout(radius, task_cards,
-points_of_interest)`` declares it, and everything else derives from it: ``DorfromantikDuel.obs_size``
-and ``observation_layout()``, the rules document's table (seeds/dorfromantik_duel.md, "Observation"; a
-test checks it against the default config) and the offsets the compiled code writes at. Inside a
-piece, the channels of a board and the columns of a seat's pad are small layouts of their own
-(``CHANNELS``, ``PAD``, ...), so no index is written by hand.
+channels per board, and each module appends a block to the vector. With ``placement_prior`` one more
+piece comes last: the heuristic's judgement of each placement (``observe_placement_prior``), a
+(2R+1, 2R+1, 6) block in the cell order of the boards and of the ``place`` actions. ``layout(radius,
+task_cards, points_of_interest, placement_prior)`` declares it, and everything else derives from it:
+``DorfromantikDuel.obs_size`` and ``observation_layout()``, the rules document's table
+(seeds/dorfromantik_duel.md, "Observation"; a test checks it against the default config) and the
+offsets the compiled code writes at. Inside a piece, the channels of a board and the columns of a
+seat's pad are small layouts of their own (``CHANNELS``, ``PAD``, ...), so no index is written by hand.
 
 numba bakes ints and NumPy arrays into machine code, not Python objects, so the compiled side reads
-each piece's offset from two small tables built here from ``layout``: with the modules switched
-``m = (task_cards, points_of_interest)``, piece ``k`` (its index in ``PIECES``) starts at
+each piece's offset from two small tables built here from ``layout``: with the switches
+``m = (task_cards, points_of_interest, placement_prior)``, piece ``k`` (its index in ``PIECES``) starts at
 ``OFFSET_BASE[m][k] + OFFSET_PER_CELL[m][k] * cells`` (``cells`` = (2R+1)^2), and column ``END`` holds
 the size the same way (-1 for a piece the config does not have). Every piece's length is a multiple
 of the cells or independent of them, so this is exact (checked at import: ``_check_tables``).
@@ -30,7 +32,8 @@ import functools
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.grid import action_count
+from envs.dorfromantik_duel.grid import action_count, pass_action
+from envs.dorfromantik_duel.heuristic import action_values
 from envs.dorfromantik_duel.markers import MARKERS_PER_TYPE
 from envs.dorfromantik_duel.placement import legal_for
 from envs.dorfromantik_duel.rules import (
@@ -44,6 +47,7 @@ from envs.dorfromantik_duel.rules import (
     MOST_CARD_POINTS,
     NUM_MARKER_TYPES,
     NUM_ROT,
+    PH_PLACE,
     PH_SPECIAL,
     PHASE_NAMES,
     POI_NAMES,
@@ -62,10 +66,12 @@ from envs.dorfromantik_duel.tiles import (
     TILE_TASK,
 )
 from envs.engine.layout import ObsLayout
+from envs.engine.record import one_record_like
 
 NUM_TERRAINS = len(TERRAIN_NAMES)
 NUM_FLAGS = len(FLAG_NAMES)
 MAX_CARD_POINTS = max(*CLOSED_CARD_POINTS, *MOST_CARD_POINTS, *MANY_CARD_POINTS)  # the most a task card scores
+PRIOR_SCALE = 10.0  # placement_prior: a placement this many heuristic points below the best shows 0 (the best 1)
 
 # A board's channels at each cell of the spatial tensor (seeds/dorfromantik_duel.md lists their content).
 BASE_CHANNELS = (
@@ -111,7 +117,9 @@ POI_PAD = ObsLayout(
 
 
 @functools.cache
-def layout(radius: int, task_cards: bool = False, points_of_interest: bool = False) -> ObsLayout:
+def layout(
+    radius: int, task_cards: bool = False, points_of_interest: bool = False, placement_prior: bool = False
+) -> ObsLayout:
     """The observation's pieces for a config, in order; ego-centric ("my" is the observing seat's).
     The content of each is described in seeds/dorfromantik_duel.md."""
     w = 2 * radius + 1
@@ -146,32 +154,39 @@ def layout(radius: int, task_cards: bool = False, points_of_interest: bool = Fal
             ("cameras_left", (1,)),
             ("hearts_taken", (1,)),
         ]
+    if placement_prior:
+        # at each cell and rotation, as the place actions: the heuristic's judgement (observe_placement_prior)
+        pieces += [("placement_prior", (w, w, NUM_ROT))]
     return ObsLayout(*pieces)
 
 
-def obs_size(radius: int, task_cards: bool = False, points_of_interest: bool = False) -> int:
+def obs_size(
+    radius: int, task_cards: bool = False, points_of_interest: bool = False, placement_prior: bool = False
+) -> int:
     """Length of the flat observation (``layout(...).size``)."""
-    return layout(radius, task_cards, points_of_interest).size
+    return layout(radius, task_cards, points_of_interest, placement_prior).size
 
 
-PIECES = tuple(layout(1, True, True).names())
+PIECES = tuple(layout(1, True, True, True).names())
 END = len(PIECES)  # the tables' last column: the size
-MODULE_SWITCHES = ((False, False), (False, True), (True, False), (True, True))  # (task_cards, points_of_interest)
+# (task_cards, points_of_interest, placement_prior): every combination
+SWITCHES = tuple((cards, poi, prior) for cards in (False, True) for poi in (False, True) for prior in (False, True))
 
 
-def _offsets(radius: int, task_cards: bool, points_of_interest: bool) -> np.ndarray:
+def _offsets(radius: int, task_cards: bool, points_of_interest: bool, placement_prior: bool) -> np.ndarray:
     """Each piece's offset (-1: not in this config), then the size, computed from ``layout`` directly."""
-    lay = layout(radius, task_cards, points_of_interest)
+    lay = layout(radius, task_cards, points_of_interest, placement_prior)
     return np.array([lay.offset(n) if n in lay.names() else -1 for n in PIECES] + [lay.size], np.int64)
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
-    base = np.zeros((2, 2, END + 1), np.int64)
+    base = np.zeros((2, 2, 2, END + 1), np.int64)
     per_cell = np.zeros_like(base)
-    for cards, poi in MODULE_SWITCHES:
-        one, two = _offsets(1, cards, poi), _offsets(2, cards, poi)  # 9 and 25 cells
-        per_cell[int(cards), int(poi)] = np.where(one >= 0, (two - one) // 16, 0)
-        base[int(cards), int(poi)] = np.where(one >= 0, one - 9 * per_cell[int(cards), int(poi)], -1)
+    for m in SWITCHES:
+        i = tuple(int(x) for x in m)
+        one, two = _offsets(1, *m), _offsets(2, *m)  # 9 and 25 cells
+        per_cell[i] = np.where(one >= 0, (two - one) // 16, 0)
+        base[i] = np.where(one >= 0, one - 9 * per_cell[i], -1)
     return base, per_cell
 
 
@@ -179,14 +194,15 @@ OFFSET_BASE, OFFSET_PER_CELL = _tables()
 
 
 def _check_tables() -> None:
-    """The tables give ``layout``'s offsets for every radius the config allows and every module switch."""
-    for cards, poi in MODULE_SWITCHES:
+    """The tables give ``layout``'s offsets for every radius the config allows and every switch."""
+    for m in SWITCHES:
+        i = tuple(int(x) for x in m)
         for radius in range(1, MAX_BOARD_RADIUS + 1):
             cells = (2 * radius + 1) ** 2
-            want = _offsets(radius, cards, poi)
-            got = OFFSET_BASE[int(cards), int(poi)] + OFFSET_PER_CELL[int(cards), int(poi)] * cells
+            want = _offsets(radius, *m)
+            got = OFFSET_BASE[i] + OFFSET_PER_CELL[i] * cells
             if not np.array_equal(np.where(want >= 0, got, -1), want):
-                raise AssertionError(f"observation offsets are not linear in the cells at {(radius, cards, poi)}")
+                raise AssertionError(f"observation offsets are not linear in the cells at {(radius, *m)}")
 
 
 _check_tables()
@@ -213,6 +229,7 @@ K_SPECIAL_TO_PLACE = PIECES.index("special_to_place")
 K_POI_PADS = PIECES.index("poi_pads")
 K_CAMERAS_LEFT = PIECES.index("cameras_left")
 K_HEARTS_TAKEN = PIECES.index("hearts_taken")
+K_PLACEMENT_PRIOR = PIECES.index("placement_prior")
 # Channels of a board, columns of a seat's pad and of each module's per-seat block.
 C_TILE = CHANNELS.offset("tile")
 C_EDGE = CHANNELS.offset("edge_terrain")
@@ -252,9 +269,8 @@ S2_LEN = POI_PAD.size
 def obs_offset(s, k: int) -> int:
     """Where piece ``k`` (its index in ``PIECES``) starts for this record's config; ``END``: the size."""
     nc = (2 * s.radius + 1) ** 2
-    return (
-        OFFSET_BASE[s.module_task_cards, s.module_poi, k] + OFFSET_PER_CELL[s.module_task_cards, s.module_poi, k] * nc
-    )
+    cards, poi, prior = s.module_task_cards, s.module_poi, s.placement_prior
+    return OFFSET_BASE[cards, poi, prior, k] + OFFSET_PER_CELL[cards, poi, prior, k] * nc
 
 
 @njit(cache=True)
@@ -338,6 +354,8 @@ def observe_into(s, seat: int, obs, mask) -> None:
     if s.module_poi:
         observe_points_of_interest(s, seat, obs)
     legal_for(s, seat, mask)
+    if s.placement_prior:
+        observe_placement_prior(s, seat, obs, mask)
 
 
 @njit(cache=True)
@@ -375,6 +393,36 @@ def observe_points_of_interest(s, seat: int, obs) -> None:
             obs[o + S2_POINTS + i] = min(s.poi_points[p, i] / 20.0, 1.0)
     obs[obs_offset(s, K_CAMERAS_LEFT)] = s.cameras_left / CAMERA_MARKERS
     obs[obs_offset(s, K_HEARTS_TAKEN)] = s.hearts_claimed
+
+
+@njit(cache=True)
+def observe_placement_prior(s, seat: int, obs, mask) -> None:
+    """The ``placement_prior`` piece (already zeroed), at action ``a`` = cell * 6 + rotation: for each
+    legal placement ``max(0, 1 + (v[a] - v_best) / PRIOR_SCALE)``, v the heuristic's values (the rise in
+    its board value, ``heuristic.placement_values``) and v_best the best of them; 0 elsewhere, and
+    everywhere outside the placement phase or when the seat has no legal placement. The heuristic
+    reads public parts only (heuristic.py) and draws nothing: the tests resample the hidden parts."""
+    if s.done or s.phase != PH_PLACE:
+        return
+    n = pass_action(s)
+    any_legal = False
+    for a in range(n):
+        if mask[a]:
+            any_legal = True
+            break
+    if not any_legal:
+        return
+    state = one_record_like(s)
+    values = np.empty(mask.shape[0])
+    action_values(state, np.empty_like(state), seat, mask, values)
+    best = -np.inf
+    for a in range(n):
+        if mask[a] and values[a] > best:
+            best = values[a]
+    o = obs_offset(s, K_PLACEMENT_PRIOR)
+    for a in range(n):
+        if mask[a]:
+            obs[o + a] = max(0.0, 1.0 + (values[a] - best) / PRIOR_SCALE)
 
 
 @njit(cache=True)

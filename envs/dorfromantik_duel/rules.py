@@ -146,7 +146,8 @@ def action_from_name(radius: int, name: str, points_of_interest: bool = False) -
 
 @dataclass(frozen=True)
 class DorfromantikDuelConfig:
-    """The Duel's knobs; each answers a gap in the manual (seeds/dorfromantik_duel.md)."""
+    """The Duel's knobs; each answers a gap in the manual (seeds/dorfromantik_duel.md), but ``placement_prior``,
+    an option of the observation."""
 
     board_radius: int = knob(
         DEFAULT_RADIUS,
@@ -162,6 +163,9 @@ class DorfromantikDuelConfig:
     module_task_cards: bool = knob(False, doc="Module 1: one task card per forest, grain, village (manual p.9)")
     module_points_of_interest: bool = knob(
         False, doc="Module 2: points of interest on the 4th, 7th, 10th completed task (manual p.9-10)"
+    )
+    placement_prior: bool = knob(
+        False, doc="observation: one more piece, the heuristic's judgement of each placement (0..1; off: as before)"
     )
 
     def __post_init__(self) -> None:

@@ -34,7 +34,9 @@ Rewards: +1 / -1 / 0 at the end; `infos[agent]["score"]` is the score pad.
 In the AEC env `player_0` chooses first, but its placement is revealed only once
 `player_1` has chosen too.
 Scenarios: `reset(options={"scenario": {"boards": ..., "landscape": ..., ...}})`.
-Config: `board_radius`, `distinct_rotations`, `forbid_doomed_tasks`.
+Config: `board_radius`, `distinct_rotations`, `forbid_doomed_tasks`, `module_task_cards`,
+`module_points_of_interest`, `placement_prior` (off by default: one more observation piece, last,
+(2R+1, 2R+1, 6), the heuristic's judgement of each legal placement, 1 for the best, 0 for 10+ points worse).
 """
 
 from envs.dorfromantik_duel.game import DorfromantikDuel

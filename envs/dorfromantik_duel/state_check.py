@@ -84,6 +84,7 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
         bool(rec["forbid_doomed_tasks"]),
         bool(rec["module_task_cards"]),
         bool(rec["module_poi"]),
+        bool(rec["placement_prior"]),
     )
     want = (
         radius,
@@ -91,10 +92,11 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
         config.forbid_doomed_tasks,
         config.module_task_cards,
         config.module_points_of_interest,
+        config.placement_prior,
     )
     if got != want:
         fail(f"state config fields {got} differ from the env's config {want}")
-    for key in ("distinct_rotations", "forbid_doomed_tasks", "module_task_cards", "module_poi"):
+    for key in ("distinct_rotations", "forbid_doomed_tasks", "module_task_cards", "module_poi", "placement_prior"):
         _in(rec, key, 0, 1)
     _header(rec)
     nc = num_cells(radius)

@@ -7,11 +7,14 @@
 - ``num_players``: seats in this game
 - ``rng``: the generator (``envs.engine.rng``); all chance comes from it
 
-``copy_record(src, dst)`` copies one record array into another inside compiled code.
+``copy_record(src, dst)`` copies one record array into another inside compiled code;
+``one_record_like(s)`` makes a one-record array holding a copy of record ``s`` there.
 """
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
+from numba.np.numpy_support import as_dtype
 
 
 def header_fields(max_players: int) -> list[tuple]:
@@ -35,3 +38,22 @@ def copy_record(src: np.ndarray, dst: np.ndarray) -> None:
     d = dst.view(np.uint8)
     for k in range(s.shape[0]):
         d[k] = s[k]
+
+
+def one_record_like(s: np.void) -> np.ndarray:
+    """A one-record array holding a copy of record ``s``, inside compiled code: for functions that
+    take a state array (``copy_record`` and the heuristics that use it) when only a record is at
+    hand (an ``observe_into``). Compiled code only (numba ``overload``)."""
+    raise NotImplementedError("one_record_like is for compiled code only")
+
+
+@overload(one_record_like)
+def _one_record_like(s):  # noqa: ANN001 (numba's type of the record, at compile time)
+    dt = as_dtype(s)
+
+    def impl(s):  # noqa: ANN001
+        out = np.empty(1, dt)
+        out[0] = s
+        return out
+
+    return impl

@@ -239,9 +239,15 @@ def hidden_info_probe(states, raw, seeds, obs_a, obs_b, mask_a, mask_b, head_sta
     return checked, leaks, public, reshuffled, repicked
 
 
-def new_states(radius: int, count: int = 1, task_cards: bool = False, points_of_interest: bool = False) -> np.ndarray:
+def new_states(
+    radius: int,
+    count: int = 1,
+    task_cards: bool = False,
+    points_of_interest: bool = False,
+    placement_prior: bool = False,
+) -> np.ndarray:
     """``count`` zeroed state records for a board of ``radius`` with the default rule knobs
-    (and the modules as asked)."""
+    (and the modules and the observation's ``placement_prior`` as asked)."""
     states = np.zeros(count, state_dtype(radius))
     states["num_players"] = 2
     states["radius"] = radius
@@ -249,6 +255,7 @@ def new_states(radius: int, count: int = 1, task_cards: bool = False, points_of_
     states["forbid_doomed_tasks"] = 1
     states["module_task_cards"] = task_cards
     states["module_poi"] = points_of_interest
+    states["placement_prior"] = placement_prior
     return states
 
 

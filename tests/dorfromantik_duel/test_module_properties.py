@@ -12,7 +12,7 @@ from envs.dorfromantik_duel.rules import DEFAULT_RADIUS
 from envs.dorfromantik_duel.tiles import FOREST, NUM_TILES, VILLAGE
 from tests import common
 from tests.dorfromantik_duel import referee, reference
-from tests.dorfromantik_duel.test_properties import NUM_GAMES, _disturb_numba_global_rng, board_of
+from tests.dorfromantik_duel.test_properties import NUM_GAMES, PRIOR_GAMES, _disturb_numba_global_rng, board_of
 
 HEAD_START = 9  # completed tasks at the start (0..9 by game), so the 4th, 7th and 10th come up
 MANY = {2: 1, 3: 2, 4: 4, 5: 6, 6: 9, 7: 12}  # the "many closed territories" card; 8 or more: 15
@@ -129,15 +129,17 @@ def test_deterministic_with_both_modules(games):
     )
 
 
-def test_no_hidden_information_leaks_with_both_modules():
-    states = referee.new_states(DEFAULT_RADIUS, 2, True, True)
+@pytest.mark.parametrize("prior", [False, True], ids=["default", "placement_prior"])
+def test_no_hidden_information_leaks_with_both_modules(prior):
+    games = PRIOR_GAMES if prior else NUM_GAMES
+    states = referee.new_states(DEFAULT_RADIUS, 2, True, True, prior)
     raw = states.view(np.uint8).reshape(2, -1)
-    env = duel.raw_env(module_task_cards=True, module_points_of_interest=True)
+    env = duel.raw_env(module_task_cards=True, module_points_of_interest=True, placement_prior=prior)
     obs = [np.zeros(env.game.obs_size, np.float32) for _ in range(2)]
     masks = [np.zeros(env.game.num_actions, np.int8) for _ in range(2)]
-    seeds = np.arange(NUM_GAMES, dtype=np.uint64) + np.uint64(777)
+    seeds = np.arange(games, dtype=np.uint64) + np.uint64(777)
     checked, leaks, public, reshuffled, repicked = referee.hidden_info_probe(
         states, raw, seeds, *obs, *masks, HEAD_START
     )
-    assert checked == 2 * NUM_GAMES and leaks == 0 and public == 0
+    assert checked == 2 * games and leaks == 0 and public == 0
     assert reshuffled > 0.95 * checked and repicked > 0.2 * checked

@@ -1,13 +1,17 @@
 """The Duel's observation: the boards as a (height, width, channels) tensor first, then a small vector."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel.observation import CHANNELS, CHANNELS_POI
-from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, NUM_ROT, coords_of
+from envs.dorfromantik_duel.heuristic import Heuristic
+from envs.dorfromantik_duel.observation import CHANNELS, CHANNELS_POI, PRIOR_SCALE
+from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, NUM_ROT, PH_PLACE, PHASE_NAMES, coords_of
 from envs.dorfromantik_duel.tiles import TILE_EDGES
 from tests import common
+from tests.dorfromantik_duel.test_modules import COMPLETE, FOREST_PAIR, THREE_DONE, act
 
 R = DEFAULT_RADIUS
 W = 2 * R + 1
@@ -75,3 +79,99 @@ def test_over_random_games_each_board_shows_exactly_its_tiles_and_open_markers(m
                 assert np.count_nonzero(values) == int(s.open_markers[p])
                 assert set(np.round(values[values > 0]).tolist()) <= {3.0, 4.0, 5.0, 6.0}
             env.step(common.random_legal(env.action_mask(), rng))
+
+
+# -- the optional placement_prior piece -------------------------------------------------------------
+
+
+def test_placement_prior_is_off_by_default_and_comes_last_when_on():
+    off = duel.raw_env().game
+    assert off.config.placement_prior is False
+    assert "placement_prior" not in off.observation_layout().names()
+    on = duel.raw_env(placement_prior=True).game
+    assert on.obs_size == off.obs_size + W * W * NUM_ROT
+    assert on.observation_layout().rows()[:-1] == off.observation_layout().rows()
+    assert on.observation_layout().rows()[-1] == ("placement_prior", off.obs_size, on.obs_size - 1, (W, W, NUM_ROT))
+    both = {"board_radius": 5, "module_task_cards": True, "module_points_of_interest": True}
+    with_modules = duel.raw_env(placement_prior=True, **both).game
+    assert with_modules.obs_size == duel.raw_env(**both).game.obs_size + 11 * 11 * NUM_ROT
+
+
+def expected_prior(env, seat, obs):
+    """The formula from the game-side heuristic's values (no determinization): legal placements only."""
+    state = env.game.new_state()
+    state[0] = env.core_state
+    mask = obs["action_mask"]
+    values = Heuristic().values(state, seat, obs)
+    placements = np.flatnonzero(mask[: W * W * NUM_ROT])
+    want = np.zeros(W * W * NUM_ROT)
+    if placements.size and int(env.core_state.phase) == PH_PLACE:
+        best = values[placements].max()
+        want[placements] = np.maximum(0.0, 1.0 + (values[placements] - best) / PRIOR_SCALE)
+    return want, values, placements
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_placement_prior_is_the_heuristics_values_scaled_and_the_rest_is_unchanged(seed):
+    """Along a seeded game, both seats: the piece (cell-major, 6 rotations, as the place actions) is
+    max(0, 1 + (v - v_best) / PRIOR_SCALE) at each legal placement and 0 elsewhere; the best is exactly 1;
+    everything before it is the knob-off observation of the same game."""
+    plain, env = duel.raw_env(), duel.raw_env(placement_prior=True)
+    plain.reset(seed=seed)
+    env.reset(seed=seed)
+    size = plain.game.obs_size
+    rng = np.random.default_rng(seed)
+    shown = 0
+    for _ in range(50):
+        for seat, agent in enumerate(env.possible_agents):
+            obs, base = env.observe(agent), plain.observe(agent)
+            np.testing.assert_array_equal(obs["observation"][:size], base["observation"])
+            np.testing.assert_array_equal(obs["action_mask"], base["action_mask"])
+            prior = env.game.observation_layout().split(obs["observation"])["placement_prior"]
+            assert prior.shape == (W, W, NUM_ROT)
+            prior = prior.reshape(-1)
+            want, values, placements = expected_prior(env, seat, obs)
+            np.testing.assert_allclose(prior, want, rtol=0, atol=1e-6)
+            assert not prior[obs["action_mask"][: prior.size] == 0].any(), "an illegal placement shows"
+            if placements.size:
+                assert prior.max() == 1.0
+                assert values[int(np.argmax(prior))] == values[placements].max(), "the top is a best placement"
+                shown += 1
+        action = common.random_legal(env.action_mask(), rng)
+        env.step(action)
+        plain.step(action)
+    assert shown >= 50, "some seat has placements at every step"
+
+
+def test_placement_prior_is_zero_outside_the_placement_phase():
+    """Module 2's decisions and its special tile (whose placements the mask holds) show no prior."""
+    scenario = {
+        "boards": [FOREST_PAIR, FOREST_PAIR],
+        "turn": 4,
+        "tasks": [],
+        "completed": [THREE_DONE, THREE_DONE],
+        "landscape": ["L32", "L03", "L10", "L12", "L13"],
+    }
+    env = duel.raw_env(module_points_of_interest=True, placement_prior=True)
+    env.reset(seed=0, options={"scenario": scenario})
+    lay = env.game.observation_layout()
+
+    def prior_of(agent):
+        return lay.split(env.observe(agent)["observation"])["placement_prior"]
+
+    assert prior_of("player_0").max() == prior_of("player_1").max() == 1.0, "both seats place this tile"
+    act(env, COMPLETE)
+    assert not prior_of("player_0").any(), "seat 0 has chosen: nothing left to place"
+    act(env, COMPLETE)
+    assert PHASE_NAMES[int(env.core_state.phase)] == "point of interest"
+    assert not prior_of("player_0").any() and not prior_of("player_1").any()
+    act(env, "poi school", "poi school")
+    assert PHASE_NAMES[int(env.core_state.phase)] == "special tile"
+    assert env.action_mask("player_0")[: W * W * NUM_ROT].any()
+    assert not prior_of("player_0").any() and not prior_of("player_1").any()
+    act(env, "place q=2 r=-1 rot=0", "place q=0 r=-1 rot=0")
+    assert PHASE_NAMES[int(env.core_state.phase)] == "place" and prior_of("player_0").max() == 1.0
+
+
+def test_pettingzoo_suite_with_the_placement_prior():
+    common.check_pettingzoo_suite(partial(duel.env, board_radius=9, placement_prior=True))

@@ -4,6 +4,7 @@ import random
 
 import numba
 import numpy as np
+import pytest
 
 from envs import dorfromantik_duel_v0 as duel
 from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, MK_DONE, MK_OPEN
@@ -12,6 +13,7 @@ from tests import common
 from tests.dorfromantik_duel import referee, reference
 
 NUM_GAMES = 10_000
+PRIOR_GAMES = 2_000  # with the placement_prior piece: the heuristic runs in every observation (~0.2 ms each)
 
 
 def board_of(snap, p):
@@ -114,28 +116,32 @@ def test_deterministic_with_the_global_generators_disturbed():
     common.check_deterministic_despite_global_rng(duel.env, seeds=range(3))
 
 
-def test_no_hidden_information_leaks_through_observations():
+@pytest.mark.parametrize("prior", [False, True], ids=["default", "placement_prior"])
+def test_no_hidden_information_leaks_through_observations(prior):
     """Resampling everything a seat cannot see (stack orders, boxed tiles, marker order, future
-    chance, the other seat's unrevealed choice) leaves that seat's observation and mask unchanged."""
-    states = referee.new_states(DEFAULT_RADIUS, 2)
+    chance, the other seat's unrevealed choice) leaves that seat's observation and mask unchanged;
+    with the ``placement_prior`` piece too (the heuristic's values must read public parts only)."""
+    games = PRIOR_GAMES if prior else NUM_GAMES
+    states = referee.new_states(DEFAULT_RADIUS, 2, placement_prior=prior)
     raw = states.view(np.uint8).reshape(2, -1)
-    env = duel.raw_env()
+    env = duel.raw_env(placement_prior=prior)
     obs = [np.zeros(env.game.obs_size, np.float32) for _ in range(2)]
     masks = [np.zeros(env.game.num_actions, np.int8) for _ in range(2)]
-    seeds = np.arange(NUM_GAMES, dtype=np.uint64) + np.uint64(777)
+    seeds = np.arange(games, dtype=np.uint64) + np.uint64(777)
     checked, leaks, public, reshuffled, repicked = referee.hidden_info_probe(states, raw, seeds, *obs, *masks)
-    assert checked == 2 * NUM_GAMES
+    assert checked == 2 * games
     assert leaks == 0 and public == 0
     assert reshuffled > 0.95 * checked, "the resampling must really move the hidden parts"
     assert repicked > 0.2 * checked, "seat 0's unrevealed choice is resampled for seat 1"
 
 
-def test_hidden_parts_resampled_by_hand_do_not_show():
+@pytest.mark.parametrize("prior", [False, True], ids=["default", "placement_prior"])
+def test_hidden_parts_resampled_by_hand_do_not_show(prior):
     """The same, with the hidden parts permuted here rather than by the core's determinize."""
     rng = np.random.default_rng(3)
     checked = 0
     for seed in range(40):
-        env = duel.raw_env()
+        env = duel.raw_env(placement_prior=prior)
         env.reset(seed=seed)
         for _ in range(int(rng.integers(0, 80))):
             env.step(common.random_legal(env.action_mask(), rng))
