@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -47,6 +48,10 @@ class TrainSettings:
     conv_filters: tuple[tuple[int, int, int], ...] | None = None
     # (channels, layers): read the board at full resolution, one logit per (cell, choice) (training.cell_head)
     cell_head: tuple[int, int] | None = None
+    # an observation piece added, times a learned scale (initially action_prior_scale), to the logits of the
+    # first actions (the Duel's "placement_prior": the heuristic's judgement; training.masking_module)
+    action_prior: str | None = None
+    action_prior_scale: float = 1.0
     pool: PoolWeights = field(default_factory=PoolWeights)
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
@@ -78,8 +83,27 @@ def settings_for(game: str, **overrides: Any) -> TrainSettings:
     """Defaults, then the game's preset, then ``overrides`` (values of None are ignored)."""
     gid = envs.game_name(game)
     base = TrainSettings(game=gid)
-    merged = {**preset(gid), **{k: v for k, v in overrides.items() if v is not None}}
+    given = preset(gid)
+    merged = {**given, **{k: v for k, v in overrides.items() if v is not None}}
+    if isinstance(overrides.get("game_config"), dict):  # a table size given adds to the preset's game config
+        merged["game_config"] = {**given.get("game_config", {}), **overrides["game_config"]}
     return replace(base, **merged)
+
+
+def action_prior_slice(s: TrainSettings) -> dict[str, Any]:
+    """Where ``s.action_prior`` lies in the observation: ``{"start", "length", "scale"}`` for the masking module."""
+    env = envs.make(s.game, **s.game_config)
+    layout = env.game.observation_layout()
+    if layout is None or s.action_prior not in layout.names():
+        names = [] if layout is None else list(layout.names())
+        raise ValueError(
+            f"action_prior {s.action_prior!r} is not a piece of {s.game}'s observation with game config "
+            f"{s.game_config} (pieces: {names})"
+        )
+    length = int(np.prod(layout.shape(s.action_prior)))
+    if length > env.game.num_actions:
+        raise ValueError(f"action_prior {s.action_prior!r} has {length} numbers for {env.game.num_actions} actions")
+    return {"start": int(layout.offset(s.action_prior)), "length": length, "scale": float(s.action_prior_scale)}
 
 
 def snapshot_threshold(s: TrainSettings) -> float:
@@ -133,6 +157,10 @@ def build_config(s: TrainSettings) -> PPOConfig:
             model_config["cell_head"] = [int(x) for x in s.cell_head]
     elif s.cell_head is not None:
         raise ValueError(f"cell_head needs a board first in the observation; {s.game}'s has none")
+    if s.action_prior is not None:
+        model_config = (model_config if isinstance(model_config, dict) else asdict(model_config)) | {
+            "action_prior": action_prior_slice(s)
+        }
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (
         PPOConfig()

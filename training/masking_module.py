@@ -12,6 +12,12 @@ channels, kernel, stride]`` per layer, "same" padding, ReLU), flattened and conc
 of the vector; the catalog's MLP encoder and heads then work on that. With ``model_config["cell_head"]
 = [channels, layers]`` the board is read at full resolution instead, one logit per (cell, choice)
 (``training.cell_head``: for action spaces that start with ``cell * k + j``).
+
+Heuristic prior: with ``model_config["action_prior"] = {"start", "length", "scale"}``, the ``length``
+numbers of ``"observations"`` from ``start`` (a game's prior piece, e.g. the Duel's ``placement_prior``:
+the heuristic's judgement of each placement in [0, 1]) are cut out of what the network reads and added,
+times a learned scale (initially ``scale``), to the logits of the first ``length`` actions: the policy
+is the network's correction on top of the heuristic (residual policy learning).
 """
 
 import math
@@ -59,6 +65,13 @@ class MaskedCategorical(TorchCategorical):
             return super()._get_torch_distribution(probs=probs)
         return _NormalizedCategorical(logits)
 
+    def kl(self, other: Any) -> torch.Tensor:
+        """KL(self || other) as ``sum p (log p - log q)`` over the normalized logits: torch's own sets the term to
+        inf wherever q's probability underflows to 0, which large logits (an action prior's) reach while log q
+        is still finite; equal to torch's everywhere else."""
+        p_logits, q_logits = self._dist.logits, other._dist.logits
+        return (p_logits.exp() * (p_logits - q_logits)).sum(-1)
+
 
 def image_shape_of(layout: Any) -> tuple[int, int, int] | None:
     """``(H, W, C)`` when an observation layout's first piece is 3-D (a board, channels last), else None."""
@@ -66,6 +79,21 @@ def image_shape_of(layout: Any) -> tuple[int, int, int] | None:
         return None
     shape = layout.shape(layout.names()[0])
     return tuple(shape) if len(shape) == 3 else None
+
+
+def _prior_slice(config: Any, obs_size: int, image: tuple[int, int, int] | None) -> tuple[int, int, float] | None:
+    """``(start, length, initial scale)`` of ``model_config["action_prior"]``, checked against the observation."""
+    prior = config.get("action_prior") if isinstance(config, dict) else None
+    if prior is None:
+        return None
+    start, length, scale = int(prior["start"]), int(prior["length"]), float(prior.get("scale", 0.0))
+    board = math.prod(image) if image is not None else 0
+    if length < 1 or start < board or start + length > obs_size:
+        raise ValueError(
+            f"action_prior [{start}, {start + length}) must lie in the observation's {obs_size} numbers after the "
+            f"board's {board}"
+        )
+    return start, length, scale
 
 
 def _conv_output(image: tuple[int, int, int], filters: Any) -> tuple[nn.Sequential, int]:
@@ -97,6 +125,9 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
             image = tuple(int(d) for d in image)
             if len(image) != 3 or math.prod(image) > inner.shape[0]:
                 raise ValueError(f"image_shape {image} does not fit observations of {inner.shape[0]}")
+        self._prior = _prior_slice(config, inner.shape[0], image)
+        if self._prior is not None:  # the prior goes to the logits, not into the network
+            inner = gym.spaces.Box(-np.inf, np.inf, (inner.shape[0] - self._prior[1],), np.float32)
         if image is not None and self._cell_head is None:  # the conv stack's features replace the board
             _, features = _conv_output(image, config.get("conv_filters") or DEFAULT_CONV_FILTERS)
             size = features + inner.shape[0] - math.prod(image)
@@ -118,6 +149,8 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
 
     def setup(self) -> None:
         self.conv = None
+        if self._prior is not None:
+            self.prior_scale = nn.Parameter(torch.tensor(self._prior[2], dtype=torch.float32))
         if self._cell_head is not None:
             self._setup_cell_head()
             return
@@ -141,7 +174,10 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return super().get_non_inference_attributes()
 
     def _features(self, obs: torch.Tensor) -> torch.Tensor:
-        """The vector the MLP reads: the image part through the conv stack, then the rest as is."""
+        """The vector the MLP reads: the image part through the conv stack, then the rest as is (no prior)."""
+        if self._prior is not None:
+            start, length, _ = self._prior
+            obs = torch.cat([obs[:, :start], obs[:, start + length :]], dim=1)
         if self.conv is None:  # no board, or the cell head's encoder reads it
             return obs
         h, w, c = self._image
@@ -160,18 +196,26 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         inner[Columns.OBS] = self._features(inner[Columns.OBS])
         return inner, mask
 
+    def _logits(self, logits: torch.Tensor, batch: dict[str, Any], mask: torch.Tensor) -> torch.Tensor:
+        """The network's logits plus the scaled prior (if any) on its actions, then masked."""
+        if self._prior is not None:
+            start, length, _ = self._prior
+            prior = batch[Columns.OBS][OBS_KEY][:, start : start + length]
+            logits = torch.cat([logits[:, :length] + self.prior_scale * prior, logits[:, length:]], dim=1)
+        return mask_logits(logits, mask)
+
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         """Inference and exploration: masked action logits."""
         inner, mask = self._inner(batch)
         out = super()._forward(inner, **kwargs)
-        out[Columns.ACTION_DIST_INPUTS] = mask_logits(out[Columns.ACTION_DIST_INPUTS], mask)
+        out[Columns.ACTION_DIST_INPUTS] = self._logits(out[Columns.ACTION_DIST_INPUTS], batch, mask)
         return out
 
     def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         """Training: masked action logits plus the critic embeddings PPO reuses for the value."""
         inner, mask = self._inner(batch)
         out = super()._forward_train(inner, **kwargs)
-        out[Columns.ACTION_DIST_INPUTS] = mask_logits(out[Columns.ACTION_DIST_INPUTS], mask)
+        out[Columns.ACTION_DIST_INPUTS] = self._logits(out[Columns.ACTION_DIST_INPUTS], batch, mask)
         return out
 
     def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> torch.Tensor:

@@ -9,7 +9,7 @@ with two torch threads, and about even with one). ``SnapshotGroup`` samples from
 (Gumbel-max, one seeded generator for the whole batch) and is the group policy that
 ``GameVectorEnv.set_snapshot_group`` takes.
 
-Not stacked (``actor_layers`` is None): a module with a conv stack (the Duel's board), a stateful or
+Not stacked (``actor_layers`` is None): a module with a conv stack (the Duel's board) or an action prior, a stateful or
 non-MLP encoder, a clipped head, or any layer other than Linear and an elementwise activation (LayerNorm,
 Softmax, ...). ``SnapshotGroup`` then runs each snapshot's own ``forward_inference`` on its rows:
 correct, just not faster than one outside policy per snapshot.
@@ -54,6 +54,8 @@ def actor_layers(module: Any) -> list[nn.Module] | None:
     ``net.mlp``) and ``pi`` a ``TorchMLPHead`` (``net.mlp``, no log-std clipping for a categorical).
     """
     if not isinstance(module, MaskedPPOTorchRLModule) or module.conv is not None or module.is_stateful():
+        return None
+    if module._prior is not None:  # the prior is added to the logits outside these layers
         return None
     encoder = module.encoder
     if not isinstance(encoder, TorchActorCriticEncoder):

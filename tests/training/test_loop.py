@@ -38,6 +38,32 @@ def test_duel_preset_conv_stack_and_shaping_reach_the_config():
     assert build_config(settings_for("capivari")).env_config["shaping"] is None  # off unless a preset asks
 
 
+def test_a_game_config_given_adds_to_the_presets(monkeypatch):
+    import training.config
+
+    monkeypatch.setattr(training.config, "preset", lambda game: {"game_config": {"placement_prior": True}})
+    s = settings_for("dorfromantik_duel", game_config={"board_radius": 9})
+    assert s.game_config == {"placement_prior": True, "board_radius": 9}
+    assert settings_for("dorfromantik_duel").game_config == {"placement_prior": True}
+
+
+def test_an_action_prior_reaches_the_module_where_the_observation_holds_it():
+    import envs
+    from training.config import build_config  # optional heavy: ray
+
+    s = settings_for(
+        "dorfromantik_duel", game_config={"placement_prior": True, "board_radius": 9}, action_prior="placement_prior"
+    )
+    layout = envs.make("dorfromantik_duel", placement_prior=True, board_radius=9).game.observation_layout()
+    prior = build_config(s).rl_module_spec.model_config["action_prior"]
+    assert prior == {"start": layout.offset("placement_prior"), "length": 19 * 19 * 6, "scale": 1.0}
+    assert prior["start"] + prior["length"] == layout.size  # the last piece
+    for game_config, piece in (({"board_radius": 9}, "placement_prior"), ({"placement_prior": True}, "boards")):
+        bad = settings_for("dorfromantik_duel", game_config=game_config, action_prior=piece)
+        with pytest.raises(ValueError, match="action_prior"):
+            build_config(bad)
+
+
 @pytest.mark.parametrize(
     "budget", [{}, {"minutes": 0}, {"iterations": 0}, {"minutes": float("nan")}, {"minutes": float("inf")}]
 )

@@ -178,6 +178,18 @@ def test_the_fast_categorical_has_torchs_probabilities_entropy_and_kl():
     torch.testing.assert_close(ours_a.kl(ours_b), torch.distributions.kl_divergence(ref_a, ref_b))
     for _ in range(20):
         assert (mask[torch.arange(64), ours_a.sample()] > 0).all()
+    # logits 100 apart (an action prior's scale): q's probability underflows to 0 where log q is still finite
+    wide_a, wide_b = a.clone(), b.clone()
+    wide_a[:, 0], wide_b[:, 0] = wide_a[:, 0] + 80.0, wide_b[:, 0] + 120.0
+    ours = MaskedCategorical.from_logits(wide_a).kl(MaskedCategorical.from_logits(wide_b))
+    assert torch.isinf(torch.distributions.kl_divergence(*map(_categorical, (wide_a, wide_b)))).any()
+    p, logp, logq = torch.softmax(wide_a, -1), torch.log_softmax(wide_a, -1), torch.log_softmax(wide_b, -1)
+    torch.testing.assert_close(ours, torch.where(p > 0, p * (logp - logq), 0.0).sum(-1))
+    assert torch.isfinite(ours).all()
+
+
+def _categorical(logits: torch.Tensor) -> torch.distributions.Categorical:
+    return torch.distributions.Categorical(logits=logits)
 
 
 def _cell_module(inference_only: bool = False) -> MaskedPPOTorchRLModule:
@@ -246,3 +258,64 @@ def test_a_cell_head_needs_a_board_that_fits_the_observation():
     ):
         with pytest.raises(ValueError, match=message):
             MaskedPPOTorchRLModule(observation_space=space, action_space=gym.spaces.Discrete(85), model_config=config)
+
+
+def _prior_module(scale: float, inference_only: bool = False) -> MaskedPPOTorchRLModule:
+    """A (5, 4, 3) board, 6 numbers, then a prior over the first 5 of N_ACT actions (the observation's last 5)."""
+    size = 5 * 4 * 3 + 6 + 5
+    space = gym.spaces.Dict(
+        {OBS_KEY: gym.spaces.Box(-1, 1, (size,), np.float32), MASK_KEY: gym.spaces.Box(0, 1, (N_ACT,), np.float32)}
+    )
+    torch.manual_seed(0)
+    return MaskedPPOTorchRLModule(
+        observation_space=space,
+        action_space=gym.spaces.Discrete(N_ACT),
+        inference_only=inference_only,
+        model_config={
+            "fcnet_hiddens": [16],
+            "image_shape": [5, 4, 3],
+            "conv_filters": [[4, 3, 2]],
+            "action_prior": {"start": 66, "length": 5, "scale": scale},
+        },
+    )
+
+
+def test_an_action_prior_is_added_to_its_actions_logits_times_a_learned_scale_and_not_read_by_the_network():
+    rng = np.random.default_rng(2)
+    obs = torch.as_tensor(rng.uniform(0, 1, (4, 71)).astype(np.float32))
+    mask = torch.ones(4, N_ACT)
+    mask[:, 2] = 0.0
+    without, with_prior = _prior_module(0.0), _prior_module(3.0)
+    base = without.forward_inference({Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}})[Columns.ACTION_DIST_INPUTS]
+    out = with_prior.forward_train({Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}})
+    logits = out[Columns.ACTION_DIST_INPUTS]
+    legal = mask > 0
+    expected = base.clone()
+    expected[:, :5] = expected[:, :5] + 3.0 * obs[:, 66:]
+    torch.testing.assert_close(logits[legal], expected[legal])
+    assert torch.all(torch.softmax(logits, -1)[:, 2] == 0.0)
+    # the network itself never reads the prior: changing it moves only the prior's own logits
+    changed = obs.clone()
+    changed[:, 66:] = 0.0
+    again = without.forward_inference({Columns.OBS: {OBS_KEY: changed, MASK_KEY: mask}})[Columns.ACTION_DIST_INPUTS]
+    torch.testing.assert_close(again, base)
+    # the scale learns, and an inference-only copy takes it with the other weights
+    logits[:, 0].sum().backward()
+    assert with_prior.prior_scale.grad is not None and with_prior.prior_scale.grad != 0
+    runner = _prior_module(0.0, inference_only=True)
+    runner.set_state(with_prior.get_state(inference_only=True))
+    torch.testing.assert_close(
+        runner.forward_inference({Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}})[Columns.ACTION_DIST_INPUTS],
+        with_prior.forward_inference({Columns.OBS: {OBS_KEY: obs, MASK_KEY: mask}})[Columns.ACTION_DIST_INPUTS],
+    )
+
+
+def test_an_action_prior_must_lie_after_the_board_inside_the_observation():
+    space = gym.spaces.Dict(
+        {OBS_KEY: gym.spaces.Box(-1, 1, (71,), np.float32), MASK_KEY: gym.spaces.Box(0, 1, (N_ACT,), np.float32)}
+    )
+    actions = gym.spaces.Discrete(N_ACT)
+    for start, length in ((10, 5), (68, 5), (66, 0)):
+        config = {"fcnet_hiddens": [8], "image_shape": [5, 4, 3], "action_prior": {"start": start, "length": length}}
+        with pytest.raises(ValueError, match="action_prior"):
+            MaskedPPOTorchRLModule(observation_space=space, action_space=actions, model_config=config)

@@ -101,6 +101,31 @@ def test_a_conv_module_falls_back_to_one_forward_per_snapshot():
     assert_group_matches_modules(group, rng.permutation(np.repeat([0, 2], [3, 9])), obs, masks)
 
 
+def test_a_module_with_an_action_prior_plays_its_own_forward_with_the_prior():
+    space_size, n_act = 11, 9  # 6 numbers, then a prior over the first 5 actions
+    space = gym.spaces.Dict(
+        {
+            OBS_KEY: gym.spaces.Box(-1, 1, (space_size,), np.float32),
+            MASK_KEY: gym.spaces.Box(0, 1, (n_act,), np.float32),
+        }
+    )
+    config = {"fcnet_hiddens": [16], "action_prior": {"start": 6, "length": 5, "scale": 4.0}}
+    modules = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        modules.append(
+            MaskedPPOTorchRLModule(
+                observation_space=space, action_space=gym.spaces.Discrete(n_act), model_config=config
+            ).eval()
+        )
+    group = SnapshotGroup(modules, np.random.default_rng(0))
+    assert group.stacked is None  # the stack would leave the prior out
+    rng = np.random.default_rng(1)
+    obs = rng.uniform(0, 1, (8, space_size)).astype(np.float32)
+    masks = np.ones((8, n_act), np.float32)
+    assert_group_matches_modules(group, rng.permutation(np.repeat([0, 1], [3, 5])), obs, masks)
+
+
 def test_regroup_keeps_a_dropped_snapshot_while_games_play_it(monkeypatch):
     """A dropped snapshot stays in the group until its games end; the next regroup lets it go."""
     seen: list[np.ndarray] = []
