@@ -27,8 +27,16 @@ MASK_KEY = "action_mask"
 class RLlibAgent:
     """Picks actions with an RLlib RLModule: argmax of the masked logits, or a sample of them if ``explore``."""
 
-    def __init__(self, module: Any, name: str = "rllib", explore: bool = False, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        module: Any,
+        name: str = "rllib",
+        explore: bool = False,
+        seed: int | None = None,
+        trained_config: dict[str, Any] | None = None,
+    ) -> None:
         self.module = module
+        self.trained_config = trained_config  # the game config it was trained with, if known (for errors)
         self.name = name
         self.explore = explore
         self._keys = (OBS_KEY, MASK_KEY)
@@ -41,8 +49,14 @@ class RLlibAgent:
         if (obs_size, num_actions) != self.sizes:
             raise ValueError(
                 f"{self.name} was trained on observations of {self.sizes[0]} and {self.sizes[1]} actions; "
-                f"this game gives {obs_size} and {num_actions} (another game or player count?)"
+                f"this game gives {obs_size} and {num_actions} ({self._trained_with()})"
             )
+
+    def _trained_with(self) -> str:
+        if not self.trained_config:
+            return "another game or player count?"
+        knobs = " ".join(f"--config {k}={json.dumps(v)}" for k, v in self.trained_config.items())
+        return f"it was trained with game config {self.trained_config}: play it in that game, e.g. arena {knobs}"
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -136,4 +150,5 @@ def load_agent(path: str | os.PathLike, game: str, **options: Any) -> RLlibAgent
     torch.set_num_threads(max(1, int(options.get("torch_threads", 1))))
     module = load_module(path, str(options.get("module_id", MAIN_MODULE)))
     name = str(options.get("name") or f"rllib:{Path(path).name}")
-    return RLlibAgent(module, name=name, explore=explore, seed=seed)
+    trained_config = info.get("game_config") if info is not None else None
+    return RLlibAgent(module, name=name, explore=explore, seed=seed, trained_config=trained_config)

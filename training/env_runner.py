@@ -24,8 +24,9 @@ from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
 from ray.rllib.utils.metrics import EPISODE_LEN_MEAN, EPISODE_RETURN_MEAN
 
 from training.episodes import GameThread, Recording, cut_episodes
-from training.snapshot_group import SnapshotGroup, gumbel_max, module_logits
-from training.vector_env import GameVectorEnv, Policy
+from training.masking_module import sample_actions
+from training.snapshot_group import SnapshotGroup, module_logits, sample_legal
+from training.vector_env import MASK_KEY, OBS_KEY, GameVectorEnv, Policy
 
 METRIC_ROOT = "selfplay"
 SNAPSHOT_GROUP_SALT = 0x5EED_6A0B  # the snapshot group's generator: (runner seed, this)
@@ -36,7 +37,7 @@ def module_policy(module: Callable[[], Any], seed: int) -> Policy:
     rng = np.random.default_rng(seed)
 
     def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return gumbel_max(module_logits(module(), obs, masks), masks, rng)
+        return sample_legal(module_logits(module(), obs, masks), masks, rng)
 
     return act
 
@@ -57,6 +58,29 @@ def first_game_seed(seed: int | None, worker_index: int | None, num_envs: int) -
     runner 0.)
     """
     return None if seed is None else int(seed) + (worker_index or 0) * num_envs
+
+
+class ObservationRows:
+    """A sample's observations, step by game, in arrays the vector env writes into (``observe_into``): no copy
+    per step and none to stack them (97 KB a game and step for the Duel). Row 0 is the sample's first
+    observation; ``steps`` more rows are made ready, twice as many again when a sample runs longer."""
+
+    def __init__(self, first: dict[str, np.ndarray], steps: int) -> None:
+        self.arrays = {k: np.empty((steps + 1, *v.shape), v.dtype) for k, v in first.items()}
+        for k, v in first.items():
+            self.arrays[k][0] = v
+        self.filled = 1
+
+    def next_row(self) -> tuple[np.ndarray, np.ndarray]:
+        """The (observations, action masks) arrays of the next step, to hand to ``observe_into``."""
+        if self.filled == len(self.arrays[OBS_KEY]):
+            self.arrays = {k: np.concatenate([v, np.empty_like(v)]) for k, v in self.arrays.items()}
+        self.filled += 1
+        return self.arrays[OBS_KEY][self.filled - 1], self.arrays[MASK_KEY][self.filled - 1]
+
+    def recorded(self) -> dict[str, np.ndarray]:
+        """Every key's rows so far: ``(steps + 1, num_envs, ...)``."""
+        return {k: v[: self.filled] for k, v in self.arrays.items()}
 
 
 def vector_env(env_runner: Any) -> GameVectorEnv:
@@ -97,7 +121,7 @@ class PoolEnvRunner(SingleAgentEnvRunner):
             self._restarting = np.zeros(n, bool)
             self._thread = GameThread.fresh(n)
             self._gen = torch.Generator().manual_seed((0 if self._seed is None else int(self._seed)) + 7919)
-        obs: dict[str, list[np.ndarray]] = {k: [v] for k, v in self._obs.items()}
+        rows = ObservationRows(self._obs, steps=-(-num_timesteps // n) + 2)
         cols: dict[str, list[np.ndarray]] = {k: [] for k in ("a", "r", "term", "trunc", "reset", "logp", "dist")}
         ts = 0
         while ts < num_timesteps:
@@ -106,16 +130,14 @@ class PoolEnvRunner(SingleAgentEnvRunner):
                 if explore:
                     t = self.num_env_steps_sampled_lifetime + ts
                     logits = self.module.forward_exploration(batch, t=t)[Columns.ACTION_DIST_INPUTS]
-                    noise = torch.rand(logits.shape, generator=self._gen).clamp_(min=1e-20)
-                    actions = torch.argmax(logits - torch.log(-torch.log(noise)), dim=1)  # Gumbel-max: a sample
+                    actions = sample_actions(logits, torch.rand(logits.shape[0], generator=self._gen))
                 else:
                     logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
                     actions = torch.argmax(logits, dim=1)
                 logp = torch.log_softmax(logits, dim=1).gather(1, actions[:, None])[:, 0]
             a = actions.numpy()
+            vector_env(self).observe_into(*rows.next_row())
             self._obs, rewards, terminated, truncated, _ = self.env.step(a)
-            for k, v in self._obs.items():
-                obs[k].append(v)
             cols["a"].append(a)
             cols["r"].append(rewards)
             cols["term"].append(terminated)
@@ -126,7 +148,7 @@ class PoolEnvRunner(SingleAgentEnvRunner):
             ts += int(n - self._restarting.sum())
             self._restarting = np.asarray(terminated | truncated, bool)
         rec = Recording(
-            observations={k: np.stack(v) for k, v in obs.items()},
+            observations=rows.recorded(),
             actions=np.stack(cols["a"]),
             rewards=np.stack(cols["r"]),
             terminated=np.stack(cols["term"]),

@@ -6,7 +6,7 @@ head's MLP, in order, with their activations: ``actor_layers``) into ``[S, in, o
 of all snapshots go through each Linear layer in one ``torch.baddbmm``: rows grouped by snapshot, padded
 to the largest group, un-padded at the end (measured faster than one plain matmul per snapshot and layer
 with two torch threads, and about even with one). ``SnapshotGroup`` samples from the masked logits
-(Gumbel-max, one seeded generator for the whole batch) and is the group policy that
+(inverse CDF, one seeded generator for the whole batch: ``sample_legal``) and is the group policy that
 ``GameVectorEnv.set_snapshot_group`` takes.
 
 Not stacked (``actor_layers`` is None): a module with a conv stack (the Duel's board) or an action prior, a stateful or
@@ -25,7 +25,7 @@ from ray.rllib.core.models.torch.encoder import TorchActorCriticEncoder, TorchML
 from ray.rllib.core.models.torch.heads import TorchMLPHead
 from torch import nn
 
-from training.masking_module import MaskedPPOTorchRLModule, mask_logits
+from training.masking_module import MaskedPPOTorchRLModule, mask_logits, sample_actions
 from training.vector_env import MASK_KEY, OBS_KEY
 
 # parameterless and elementwise: applying one snapshot's copy to the stacked [S, rows, width] tensor is exact
@@ -39,11 +39,10 @@ def module_logits(module: Any, obs: np.ndarray, masks: np.ndarray) -> torch.Tens
         return module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
 
 
-def gumbel_max(logits: torch.Tensor, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One action per row sampled from softmax(logits) over the legal actions (Gumbel-max, float64 noise)."""
-    scores = logits.numpy().astype(np.float64)
-    scores[masks <= 0] = -np.inf
-    return np.argmax(scores + rng.gumbel(size=scores.shape), axis=1)
+def sample_legal(logits: torch.Tensor, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row from softmax(logits) over the legal actions (``masks`` > 0), one ``rng`` draw a row."""
+    masked = mask_logits(logits, torch.from_numpy(masks))
+    return sample_actions(masked, torch.from_numpy(rng.random(masks.shape[0]))).numpy()
 
 
 def actor_layers(module: Any) -> list[nn.Module] | None:
@@ -157,4 +156,4 @@ class SnapshotGroup:
         return out
 
     def __call__(self, which: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return gumbel_max(self.logits(which, obs, masks), masks, self.rng)
+        return sample_legal(self.logits(which, obs, masks), masks, self.rng)

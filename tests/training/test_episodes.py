@@ -142,3 +142,18 @@ def test_env_runners_start_their_games_from_disjoint_seeds():
     games = [set(range(s, s + 256)) for s in starts]
     assert starts[0] == 7 and all(not (games[a] & games[b]) for a in range(4) for b in range(a))
     assert first_game_seed(None, 3, 256) is None
+
+
+def test_observation_rows_keep_every_step_when_a_sample_outgrows_them():
+    from training.env_runner import ObservationRows
+    from training.vector_env import MASK_KEY, OBS_KEY
+
+    first = {OBS_KEY: np.full((3, 5), -1.0, np.float32), MASK_KEY: np.zeros((3, 2), np.float32)}
+    rows = ObservationRows(first, steps=2)
+    for step in range(7):  # past 2, then past 6 rows
+        obs, masks = rows.next_row()
+        obs[:], masks[:] = step, step + 10
+    recorded = rows.recorded()
+    assert recorded[OBS_KEY].shape == (8, 3, 5) and recorded[MASK_KEY].shape == (8, 3, 2)
+    np.testing.assert_array_equal(recorded[OBS_KEY][:, 0, 0], [-1, 0, 1, 2, 3, 4, 5, 6])
+    np.testing.assert_array_equal(recorded[MASK_KEY][1:, 2, 1], np.arange(7) + 10)

@@ -111,6 +111,16 @@ def test_module_round_trips_through_a_checkpoint(tmp_path):
     assert picks <= {2, 5}
 
 
+def test_a_policy_in_a_game_of_other_sizes_names_the_game_config_it_was_trained_with():
+    from agents.rllib_policy import RLlibAgent
+
+    observation = {"observation": np.zeros(N_OBS + 3, np.float32), "action_mask": np.ones(N_ACT, np.int8)}
+    with pytest.raises(ValueError, match="another game or player count"):
+        RLlibAgent(make_module()).act(observation)
+    with pytest.raises(ValueError, match=r"trained with game config .*: .* arena --config placement_prior=true\)$"):
+        RLlibAgent(make_module(), trained_config={"placement_prior": True}).act(observation)
+
+
 class _BoardLayout:
     """A test-only observation layout: a 5x4 board with 3 channels first, then 6 more numbers."""
 
@@ -319,3 +329,22 @@ def test_an_action_prior_must_lie_after_the_board_inside_the_observation():
         config = {"fcnet_hiddens": [8], "image_shape": [5, 4, 3], "action_prior": {"start": start, "length": length}}
         with pytest.raises(ValueError, match="action_prior"):
             MaskedPPOTorchRLModule(observation_space=space, action_space=actions, model_config=config)
+
+
+def test_sampled_actions_follow_the_masked_softmax_and_never_a_masked_action():
+    from training.masking_module import mask_logits, sample_actions
+
+    gen = torch.Generator().manual_seed(3)
+    mask = torch.zeros(4, 50)
+    mask[:, [0, 7, 8, 49]] = 1.0  # legal at both ends and side by side
+    logits = mask_logits(torch.tensor([[2.0] * 50, [0.0] * 50, [-1.0] * 50, [5.0] * 50]) * torch.rand(4, 50), mask)
+    draws = 40_000
+    uniform = torch.rand(draws * 4, generator=gen)
+    actions = sample_actions(logits.repeat(draws, 1), uniform).reshape(draws, 4)
+    for row in range(4):
+        counts = torch.bincount(actions[:, row], minlength=50).double() / draws
+        assert counts[mask[row] == 0].sum() == 0
+        torch.testing.assert_close(counts, torch.softmax(logits[row].double(), 0), atol=0.01, rtol=0)
+    # the ends of [0, 1): the first and the last legal action, never a masked one around them
+    ends = sample_actions(logits[:1].repeat(2, 1), torch.tensor([0.0, 1.0 - 2**-24]))
+    assert ends.tolist() == [49, 0]

@@ -216,3 +216,39 @@ def test_bad_actions_refused_nothing_stepped(bad: str, error: type) -> None:
     fresh = GameVectorEnv("capivari_v0", N, seed=4)
     fresh.reset(seed=4)
     assert _same(stepped, fresh.step(actions)[:4] + (stepped[4],))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observe_into_writes_the_same_observations_into_the_callers_arrays(game):
+    plain, into = GameVectorEnv(game, N, seed=3), GameVectorEnv(game, N, seed=3)
+    spaces = into.single_observation_space
+    rows = list(np.full((3, N, spaces[OBS_KEY].shape[0]), np.nan, np.float32))
+    masks = list(np.full((3, N, spaces[MASK_KEY].shape[0]), np.nan, np.float32))
+    into.observe_into(rows[0], masks[0])
+    expected, _ = plain.reset(seed=3)
+    got, _ = into.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for t in (1, 2):
+        assert got[OBS_KEY] is rows[t - 1] and got[MASK_KEY] is masks[t - 1]
+        np.testing.assert_array_equal(rows[t - 1], expected[OBS_KEY])  # every number written, none left NaN
+        np.testing.assert_array_equal(masks[t - 1], expected[MASK_KEY])
+        actions = _random_legal(rng, expected[MASK_KEY])
+        into.observe_into(rows[t], masks[t])
+        expected = plain.step(actions)[0]
+        got = into.step(actions)[0]
+    after = into.step(_random_legal(rng, got[MASK_KEY]))[0]  # once only: new arrays again
+    assert not any(np.shares_memory(after[OBS_KEY], a) for a in (rows, masks))
+
+
+def test_observe_into_refuses_arrays_it_cannot_fill():
+    env = GameVectorEnv("capivari_v0", N, seed=0)
+    obs_size, actions = env.single_observation_space[OBS_KEY].shape[0], env.single_action_space.n
+    good_obs, good_masks = np.zeros((N, obs_size), np.float32), np.zeros((N, actions), np.float32)
+    for obs, masks in [
+        (np.zeros((N, obs_size), np.float64), good_masks),
+        (good_obs, np.zeros((N + 1, actions), np.float32)),
+        (np.zeros((N, 2 * obs_size), np.float32)[:, ::2], good_masks),
+        (good_obs, list(good_masks)),
+    ]:
+        with pytest.raises(ValueError, match="observe_into"):
+            env.observe_into(obs, masks)
