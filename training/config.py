@@ -5,6 +5,9 @@ benchmark and the tests build the same algorithm. Settings are sized for a 2-cor
 cluster raise ``num_env_runners`` / ``num_learners`` (see docs/training.md).
 """
 
+import math
+import types
+import typing
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -77,6 +80,54 @@ def normalized(fields: dict[str, Any]) -> dict[str, Any]:
     if out.get("conv_filters") is not None:
         out["conv_filters"] = tuple(tuple(int(x) for x in layer) for layer in out["conv_filters"])
     return out
+
+
+# settings the CLI sets with options of their own, not with --set
+OWN_OPTIONS = {
+    "game": "the GAME argument",
+    "game_config": "--config KEY=VALUE",
+    "seed": "--seed",
+    "pool": "--pool",
+    "num_env_runners": "--num-env-runners",
+    "num_envs_per_env_runner": "--envs-per-runner",
+    "num_learners": "--num-learners",
+}
+
+
+def _fits(value: Any, kind: Any) -> bool:
+    """Whether a JSON value fits a TrainSettings annotation (int, float, str, None, unions, tuples)."""
+    if kind is type(None):
+        return value is None
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if kind is str:
+        return isinstance(value, str)
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, a) for a in args)
+    if origin is tuple and isinstance(value, (list, tuple)):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return len(value) == len(args) and all(_fits(v, a) for v, a in zip(value, args, strict=True))
+    return False
+
+
+def checked_overrides(values: dict[str, Any]) -> dict[str, Any]:
+    """TrainSettings fields by name (``tabuleiro train --set``), each value checked against the field's type;
+    an unknown name, a setting with an option of its own or a value of the wrong kind is refused."""
+    kinds = typing.get_type_hints(TrainSettings)
+    settable = sorted(set(kinds) - set(OWN_OPTIONS))
+    for key, value in values.items():
+        if key in OWN_OPTIONS:
+            raise ValueError(f"--set {key}: give it with {OWN_OPTIONS[key]}")
+        if key not in kinds:
+            raise ValueError(f"--set: no training setting {key!r}; settings: {', '.join(settable)}")
+        if not _fits(value, kinds[key]):
+            shown = kinds[key].__name__ if isinstance(kinds[key], type) else str(kinds[key])
+            raise ValueError(f"--set {key}={value!r}: must be {shown}")
+    return normalized(values)
 
 
 def settings_for(game: str, **overrides: Any) -> TrainSettings:

@@ -7,7 +7,15 @@ from typing import Any
 
 from benchmarks.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, checked_agents, format_report, run_arena
 from benchmarks.arena_plot import plot_report
-from tabuleiro.options import check_output_dir, check_output_file, checked, int_option, seed_option
+from tabuleiro.options import (
+    check_output_dir,
+    check_output_file,
+    checked,
+    int_option,
+    key_value,
+    key_values,
+    seed_option,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +34,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--players", type=int_option(1, MAX_PLAYERS), default=None, help="seats at the table (default: one per agent)"
+    )
+    parser.add_argument(
+        "--config",
+        action="append",
+        type=checked("config", key_value),
+        metavar="KEY=VALUE",
+        help="a game config knob (see `tabuleiro games GAME`), e.g. placement_prior=true for a policy trained "
+        "with it; repeatable",
     )
     parser.add_argument("--seed", type=seed_option, default=0, help="tournament seed, 0..2**32-1 (default 0)")
     parser.add_argument(
@@ -55,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
             games=args.games,
             players=args.players,
             seed=args.seed,
+            config=key_values(args.config, "--config"),
             workers=args.workers,
             ray_address=args.ray_address,
             replays=args.replays,

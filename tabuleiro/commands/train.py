@@ -4,6 +4,7 @@ Every option and the run folder are checked before ray and torch are imported (t
 """
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -20,6 +21,8 @@ from tabuleiro.options import (
     checked,
     float_option,
     int_option,
+    key_value,
+    key_values,
     seed_option,
 )
 from training.opponents import PoolWeights
@@ -77,6 +80,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="opponent kind weights, e.g. random=0.2,heuristic=0.5,snapshot=0.3,self=0",
     )
     parser.add_argument(
+        "--config",
+        action="append",
+        type=checked("config", key_value),
+        metavar="KEY=VALUE",
+        help="a game config knob (see `tabuleiro games GAME`), e.g. placement_prior=true; repeatable",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        dest="settings",
+        type=checked("set", key_value),
+        metavar="KEY=VALUE",
+        help="a training setting over the game's preset (training.config.TrainSettings; JSON values), e.g. "
+        "lr=5e-4, hiddens=[128,128], action_prior=placement_prior; repeatable",
+    )
+    parser.add_argument(
         "--checkpoint-every",
         type=int_option(1, MAX_ITERATIONS),
         default=10,
@@ -109,6 +128,14 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--{key.replace('_', '-')} must be >= {1 if key == 'num_envs_per_env_runner' else 0}")
     game = envs.game_name(args.game)
     game_config = game_config_for(game, args.players)
+    given_config = key_values(args.config, "--config")
+    if args.players is not None and given_config.get("num_players", args.players) != args.players:
+        raise ValueError(f"--players {args.players} and --config num_players={given_config['num_players']} differ")
+    game_config = {**game_config, **given_config}
+    envs.make(game, **game_config)  # an unknown knob or a value out of range is refused here
+    given_settings = key_values(args.settings, "--set")
+    if args.resume and (given_config or given_settings):
+        raise ValueError("--resume continues a run with its own settings: no --config or --set with it")
     if args.resume and not Path(args.resume).is_dir():
         raise ValueError(f"--resume: {args.resume!r} is not a folder (give a run folder or its checkpoint)")
     if args.out:
@@ -124,12 +151,13 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import torch  # optional: the rl extra, imported once the options are checked
 
-    from training.config import settings_for  # optional: imports ray (the rl extra)
+    from training.config import checked_overrides, settings_for  # optional: imports ray (the rl extra)
     from training.loop import train  # optional: imports ray (the rl extra)
 
     torch.set_num_threads(args.torch_threads or default_torch_threads())
     pool = PoolWeights.parse(args.pool) if args.pool else None
     settings = settings_for(game, game_config=game_config, seed=args.seed, pool=pool, **resources)
+    settings = dataclasses.replace(settings, **checked_overrides(given_settings))  # before Ray starts
     print(f"training {settings.game} {game_config or ''} -> {out}", flush=True)
     meta = train(
         None if args.resume else settings,

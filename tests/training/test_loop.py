@@ -47,6 +47,48 @@ def test_a_game_config_given_adds_to_the_presets(monkeypatch):
     assert settings_for("dorfromantik_duel").game_config == {"placement_prior": True}
 
 
+def test_set_checks_each_setting_against_its_type():
+    from training.config import checked_overrides
+
+    given = {"lr": 1, "hiddens": [64, 32], "conv_filters": [[8, 3, 1]], "cell_head": None, "action_prior": "x"}
+    assert checked_overrides(given) == {**given, "hiddens": (64, 32), "conv_filters": ((8, 3, 1),)}
+    for bad, message in [
+        ({"learning_rate": 1e-3}, "no training setting 'learning_rate'; settings: action_prior"),
+        ({"pool": {"random": 1}}, "--set pool: give it with --pool"),
+        ({"game_config": {}}, "--config KEY=VALUE"),
+        ({"lr": "fast"}, "lr='fast': must be float"),
+        ({"lr": float("inf")}, "must be float"),
+        ({"num_epochs": 1.5}, "must be int"),
+        ({"num_epochs": True}, "must be int"),
+        ({"hiddens": [64, "x"]}, r"must be tuple\[int, ...\]"),
+        ({"cell_head": [8]}, "must be tuple"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            checked_overrides(bad)
+
+
+def test_train_command_passes_config_and_set_to_the_run(monkeypatch, tmp_path):
+    import training.loop
+    from tabuleiro.cli import main
+
+    seen = {}
+
+    def fake_train(settings, out, **kwargs):
+        seen["settings"] = settings
+        return {"interrupted": None}
+
+    monkeypatch.setattr(training.loop, "train", fake_train)
+    argv = ["train", "dorfromantik_duel", "--iterations", "1", "--eval-games", "0", "--out", str(tmp_path / "r")]
+    extra = ["--config", "placement_prior=true", "--set", "action_prior=placement_prior", "--set", "lr=0.001"]
+    assert main(argv + extra + ["--set", "cell_head=[4,1]"]) == 0
+    s = seen["settings"]
+    assert s.game_config == {"placement_prior": True} and s.action_prior == "placement_prior"
+    assert s.lr == 0.001 and s.cell_head == (4, 1) and s.hiddens == settings_for("dorfromantik_duel").hiddens
+    assert main(argv + ["--config", "board_radius=99"]) == 2
+    assert main(argv + ["--resume", str(tmp_path), "--set", "lr=0.1"]) == 2
+    assert main(["train", "horizonte", "--players", "4", "--config", "num_players=3", "--iterations", "1"]) == 2
+
+
 def test_an_action_prior_reaches_the_module_where_the_observation_holds_it():
     import envs
     from training.config import build_config  # optional heavy: ray
