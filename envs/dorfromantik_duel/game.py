@@ -74,7 +74,23 @@ class DorfromantikDuel(Game):
     def observation_layout(self) -> ObsLayout:
         """This config's observation pieces (``observation.layout``, declared once there)."""
         c = self.config
-        return core.layout(self.radius, c.module_task_cards, c.module_points_of_interest, c.placement_prior)
+        return core.layout(
+            self.radius,
+            c.module_task_cards,
+            c.module_points_of_interest,
+            c.placement_prior,
+            c.placement_candidates,
+            c.observe_boards,
+        )
+
+    def obs_bounds(self) -> tuple[float, float]:
+        """[0, 1]; the ``placement_candidates`` rows hold changes, down to -1."""
+        return (-1.0 if self.config.placement_candidates else 0.0, 1.0)
+
+    @property
+    def candidate_actions(self) -> int:
+        """The leading actions (the placements) whose legal ones the ``placement_candidates`` rows describe."""
+        return rules.num_cells(self.radius) * rules.NUM_ROT
 
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.state_dtype(self.radius))
@@ -85,6 +101,8 @@ class DorfromantikDuel(Game):
         states["module_task_cards"] = self.config.module_task_cards
         states["module_poi"] = self.config.module_points_of_interest
         states["placement_prior"] = self.config.placement_prior
+        states["placement_candidates"] = self.config.placement_candidates
+        states["observe_boards"] = self.config.observe_boards
         states["current"] = -1
         return states
 

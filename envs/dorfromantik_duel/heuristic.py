@@ -30,9 +30,8 @@ import numpy as np
 from numba import njit
 
 from envs.dorfromantik_duel.grid import pass_action
+from envs.dorfromantik_duel.prospects import board_prospects
 from envs.dorfromantik_duel.rules import (
-    MK_CANCELLED,
-    MK_OPEN,
     NUM_ROT,
     PH_PLACE,
     PH_SPECIAL,
@@ -47,16 +46,11 @@ from envs.dorfromantik_duel.rules import (
     X_POI,
 )
 from envs.dorfromantik_duel.simulation import (
-    NO_TILE,
     matching_edges,
-    neighbour,
-    occupied_neighbours,
     place_tile,
     play_special,
     score_board,
-    territory,
 )
-from envs.dorfromantik_duel.tiles import T_CONNECTION, T_DOUBLE, TILE_FLAG, TILE_PAIR
 from envs.engine.record import copy_record
 
 TASK_PROMISE = 0.5  # share of an open marker's value counted, times its progress towards N
@@ -68,41 +62,7 @@ MISMATCH_COST = 0.4  # per pair of touching edges with different terrains
 @njit(cache=True)
 def board_value(s: np.void, p: int) -> float:
     """Seat p's pad total plus what its board promises (see the module docstring); call after score_board."""
-    v = float(s.total[p])
-    mismatches = 0
-    for i in range(s.n_placed[p]):
-        c = s.order[p, i]
-        state = s.cell_mk_state[p, c]
-        if state == MK_OPEN:
-            t = s.cell_mk_type[p, c]
-            value = s.cell_mk_value[p, c]
-            if t == T_CONNECTION:
-                progress = occupied_neighbours(s, p, c) / value
-            elif t == T_DOUBLE:
-                tile = s.cell_tile[p, c]
-                a, _ = territory(s, p, TILE_PAIR[tile, 0], c)
-                b, _ = territory(s, p, TILE_PAIR[tile, 1], c)
-                progress = max(a, b) / value
-            else:
-                size, _ = territory(s, p, t, c)
-                progress = size / value
-            v += TASK_PROMISE * value * min(1.0, progress)
-        elif state == MK_CANCELLED:
-            v -= CANCEL_PENALTY * s.cell_mk_value[p, c]
-        f = TILE_FLAG[s.cell_tile[p, c]]
-        if f >= 0:
-            size, n_open = territory(s, p, f, c)
-            if n_open > 0:
-                v += FLAG_PROMISE * size
-        for d in range(NUM_ROT):
-            nb = neighbour(s.radius, c, d)
-            if (
-                nb >= 0
-                and s.cell_tile[p, nb] != NO_TILE
-                and s.cell_edge[p, nb, (d + 3) % NUM_ROT] != s.cell_edge[p, c, d]
-            ):
-                mismatches += 1
-    return v - MISMATCH_COST * mismatches / 2.0
+    return board_prospects(s, p, TASK_PROMISE, CANCEL_PENALTY, FLAG_PROMISE, MISMATCH_COST)[0]
 
 
 @njit(cache=True)

@@ -39,5 +39,5 @@ def pick_random_action(s, mask, r):
 # STATE_DTYPE (the default radius's layout) also the AEC adapter's byte-buffer fast path. Their
 # masks are sized NUM_ACTIONS: the largest board the config allows, so any radius is in bounds.
 NUM_ACTIONS = num_actions(MAX_BOARD_RADIUS, True)
-OBS_SIZE = obs_size(MAX_BOARD_RADIUS, True, True, True)
+OBS_SIZE = obs_size(MAX_BOARD_RADIUS, True, True, True, True, True)
 compile_kernels(globals())

@@ -32,6 +32,7 @@ import functools
 import numpy as np
 from numba import njit
 
+from envs.dorfromantik_duel.candidates import CANDIDATE, MAX_CANDIDATES, observe_placement_candidates
 from envs.dorfromantik_duel.grid import action_count, pass_action
 from envs.dorfromantik_duel.heuristic import action_values
 from envs.dorfromantik_duel.markers import MARKERS_PER_TYPE
@@ -118,14 +119,21 @@ POI_PAD = ObsLayout(
 
 @functools.cache
 def layout(
-    radius: int, task_cards: bool = False, points_of_interest: bool = False, placement_prior: bool = False
+    radius: int,
+    task_cards: bool = False,
+    points_of_interest: bool = False,
+    placement_prior: bool = False,
+    placement_candidates: bool = False,
+    boards: bool = True,
 ) -> ObsLayout:
     """The observation's pieces for a config, in order; ego-centric ("my" is the observing seat's).
     The content of each is described in seeds/dorfromantik_duel.md."""
     w = 2 * radius + 1
     channels = (CHANNELS_POI if points_of_interest else CHANNELS).size
-    pieces = [
-        ("boards", (w, w, 2 * channels)),  # row r + R, column q + R: my board's channels, then the opponent's
+    pieces = []
+    if boards:  # row r + R, column q + R: my board's channels, then the opponent's
+        pieces += [("boards", (w, w, 2 * channels))]
+    pieces += [
         ("tile_edges", (NUM_ROT, NUM_TERRAINS)),  # the tile to place, unrotated
         ("tile_is_task", (1,)),
         ("tile_marker_type", (NUM_MARKER_TYPES,)),
@@ -157,33 +165,41 @@ def layout(
     if placement_prior:
         # at each cell and rotation, as the place actions: the heuristic's judgement (observe_placement_prior)
         pieces += [("placement_prior", (w, w, NUM_ROT))]
+    if placement_candidates:
+        # a row per legal placement, in action order: what it would do to my board (candidates.py)
+        pieces += [("placement_candidates", (MAX_CANDIDATES, CANDIDATE.size))]
     return ObsLayout(*pieces)
 
 
-def obs_size(
-    radius: int, task_cards: bool = False, points_of_interest: bool = False, placement_prior: bool = False
-) -> int:
-    """Length of the flat observation (``layout(...).size``)."""
-    return layout(radius, task_cards, points_of_interest, placement_prior).size
+def obs_size(radius: int, *switches: bool) -> int:
+    """Length of the flat observation: ``layout(radius, *switches).size``."""
+    return layout(radius, *switches).size
 
 
-PIECES = tuple(layout(1, True, True, True).names())
+PIECES = tuple(layout(1, True, True, True, True, True).names())
 END = len(PIECES)  # the tables' last column: the size
-# (task_cards, points_of_interest, placement_prior): every combination
-SWITCHES = tuple((cards, poi, prior) for cards in (False, True) for poi in (False, True) for prior in (False, True))
+# (task_cards, points_of_interest, placement_prior, placement_candidates, boards): every combination, numbered
+# by switch_index
+NUM_SWITCHES = 5
+SWITCHES = tuple(tuple(bool(i >> b & 1) for b in range(NUM_SWITCHES)) for i in range(2**NUM_SWITCHES))
 
 
-def _offsets(radius: int, task_cards: bool, points_of_interest: bool, placement_prior: bool) -> np.ndarray:
+def switch_index(switches: tuple[bool, ...]) -> int:
+    """The tables' row for a combination of the layout's switches (bit b: switch b)."""
+    return sum(int(on) << b for b, on in enumerate(switches))
+
+
+def _offsets(radius: int, *switches: bool) -> np.ndarray:
     """Each piece's offset (-1: not in this config), then the size, computed from ``layout`` directly."""
-    lay = layout(radius, task_cards, points_of_interest, placement_prior)
+    lay = layout(radius, *switches)
     return np.array([lay.offset(n) if n in lay.names() else -1 for n in PIECES] + [lay.size], np.int64)
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
-    base = np.zeros((2, 2, 2, END + 1), np.int64)
+    base = np.zeros((len(SWITCHES), END + 1), np.int64)
     per_cell = np.zeros_like(base)
     for m in SWITCHES:
-        i = tuple(int(x) for x in m)
+        i = switch_index(m)
         one, two = _offsets(1, *m), _offsets(2, *m)  # 9 and 25 cells
         per_cell[i] = np.where(one >= 0, (two - one) // 16, 0)
         base[i] = np.where(one >= 0, one - 9 * per_cell[i], -1)
@@ -196,7 +212,7 @@ OFFSET_BASE, OFFSET_PER_CELL = _tables()
 def _check_tables() -> None:
     """The tables give ``layout``'s offsets for every radius the config allows and every switch."""
     for m in SWITCHES:
-        i = tuple(int(x) for x in m)
+        i = switch_index(m)
         for radius in range(1, MAX_BOARD_RADIUS + 1):
             cells = (2 * radius + 1) ** 2
             want = _offsets(radius, *m)
@@ -230,6 +246,7 @@ K_POI_PADS = PIECES.index("poi_pads")
 K_CAMERAS_LEFT = PIECES.index("cameras_left")
 K_HEARTS_TAKEN = PIECES.index("hearts_taken")
 K_PLACEMENT_PRIOR = PIECES.index("placement_prior")
+K_PLACEMENT_CANDIDATES = PIECES.index("placement_candidates")
 # Channels of a board, columns of a seat's pad and of each module's per-seat block.
 C_TILE = CHANNELS.offset("tile")
 C_EDGE = CHANNELS.offset("edge_terrain")
@@ -269,8 +286,9 @@ S2_LEN = POI_PAD.size
 def obs_offset(s, k: int) -> int:
     """Where piece ``k`` (its index in ``PIECES``) starts for this record's config; ``END``: the size."""
     nc = (2 * s.radius + 1) ** 2
-    cards, poi, prior = s.module_task_cards, s.module_poi, s.placement_prior
-    return OFFSET_BASE[cards, poi, prior, k] + OFFSET_PER_CELL[cards, poi, prior, k] * nc
+    i = s.module_task_cards + 2 * s.module_poi + 4 * s.placement_prior + 8 * s.placement_candidates
+    i += 16 * s.observe_boards  # switch_index
+    return OFFSET_BASE[i, k] + OFFSET_PER_CELL[i, k] * nc
 
 
 @njit(cache=True)
@@ -299,6 +317,23 @@ def observe_into(s, seat: int, obs, mask) -> None:
     the pieces of ``layout`` (table in seeds/dorfromantik_duel.md). Only placed tiles' cells are written,
     so the cost follows the tiles on the table, not the board's size."""
     obs[:] = 0.0
+    if s.observe_boards:
+        observe_boards(s, seat, obs)
+    observe_vector(s, seat, obs)
+    if s.module_task_cards:
+        observe_task_cards(s, seat, obs)
+    if s.module_poi:
+        observe_points_of_interest(s, seat, obs)
+    legal_for(s, seat, mask)
+    if s.placement_prior:
+        observe_placement_prior(s, seat, obs, mask)
+    if s.placement_candidates:
+        observe_placement_candidates(s, seat, obs, obs_offset(s, K_PLACEMENT_CANDIDATES), mask)
+
+
+@njit(cache=True)
+def observe_boards(s, seat: int, obs) -> None:
+    """The ``boards`` piece (already zeroed): me, then the opponent as of the turn's start."""
     per_board = BOARD_CHANNELS_POI if s.module_poi else BOARD_CHANNELS
     stride = 2 * per_board  # channels per cell
     base = obs_offset(s, K_BOARDS)
@@ -313,6 +348,11 @@ def observe_into(s, seat: int, obs, mask) -> None:
                 obs[o + s.photo_cell[p] * stride + C_PHOTO] = 1.0
             if s.last_cell[p] >= 0:
                 obs[o + s.last_cell[p] * stride + C_LAST] = 1.0
+
+
+@njit(cache=True)
+def observe_vector(s, seat: int, obs) -> None:
+    """The pieces after the boards that every config has: the tile to place, stacks, pads, the turn."""
     tile = s.tile
     if tile >= 0:
         o = obs_offset(s, K_TILE_EDGES)
@@ -349,13 +389,6 @@ def observe_into(s, seat: int, obs, mask) -> None:
     obs[obs_offset(s, K_TURN)] = min(s.turn / 100.0, 1.0)
     if not s.done and s.current == 1 and s.acts[0]:
         obs[obs_offset(s, K_OPPONENT_CHOSE if seat == 1 else K_I_CHOSE)] = 1.0
-    if s.module_task_cards:
-        observe_task_cards(s, seat, obs)
-    if s.module_poi:
-        observe_points_of_interest(s, seat, obs)
-    legal_for(s, seat, mask)
-    if s.placement_prior:
-        observe_placement_prior(s, seat, obs, mask)
 
 
 @njit(cache=True)

@@ -147,7 +147,7 @@ def action_from_name(radius: int, name: str, points_of_interest: bool = False) -
 @dataclass(frozen=True)
 class DorfromantikDuelConfig:
     """The Duel's knobs; each answers a gap in the manual (seeds/dorfromantik_duel.md), but ``placement_prior``,
-    an option of the observation."""
+    ``placement_candidates`` and ``observe_boards``, options of the observation."""
 
     board_radius: int = knob(
         DEFAULT_RADIUS,
@@ -167,6 +167,10 @@ class DorfromantikDuelConfig:
     placement_prior: bool = knob(
         False, doc="observation: one more piece, the heuristic's judgement of each placement (0..1; off: as before)"
     )
+    placement_candidates: bool = knob(
+        False, doc="observation: one more piece, a row per legal placement with what it would do to my board"
+    )
+    observe_boards: bool = knob(True, doc="observation: the boards' spatial tensor first (off: left out)")
 
     def __post_init__(self) -> None:
         validate_config(self)

@@ -26,7 +26,9 @@ def state_dtype(radius: int) -> np.dtype:
             ("forbid_doomed_tasks", np.uint8),
             ("module_task_cards", np.uint8),
             ("module_poi", np.uint8),
-            ("placement_prior", np.uint8),  # the observation's optional piece (observation.py)
+            ("placement_prior", np.uint8),  # the observation's optional pieces and its boards (observation.py)
+            ("placement_candidates", np.uint8),
+            ("observe_boards", np.uint8),
             # the turn
             ("turn", np.int16),  # turns completed
             ("tile", np.int16),  # tile both players place this turn (-1: none, game over)

@@ -85,6 +85,8 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
         bool(rec["module_task_cards"]),
         bool(rec["module_poi"]),
         bool(rec["placement_prior"]),
+        bool(rec["placement_candidates"]),
+        bool(rec["observe_boards"]),
     )
     want = (
         radius,
@@ -93,10 +95,13 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
         config.module_task_cards,
         config.module_points_of_interest,
         config.placement_prior,
+        config.placement_candidates,
+        config.observe_boards,
     )
     if got != want:
         fail(f"state config fields {got} differ from the env's config {want}")
-    for key in ("distinct_rotations", "forbid_doomed_tasks", "module_task_cards", "module_poi", "placement_prior"):
+    switches = ("distinct_rotations", "forbid_doomed_tasks", "module_task_cards", "module_poi", "placement_prior")
+    for key in (*switches, "placement_candidates", "observe_boards"):
         _in(rec, key, 0, 1)
     _header(rec)
     nc = num_cells(radius)

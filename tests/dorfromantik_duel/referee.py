@@ -245,9 +245,10 @@ def new_states(
     task_cards: bool = False,
     points_of_interest: bool = False,
     placement_prior: bool = False,
+    placement_candidates: bool = False,
 ) -> np.ndarray:
     """``count`` zeroed state records for a board of ``radius`` with the default rule knobs
-    (and the modules and the observation's ``placement_prior`` as asked)."""
+    (and the modules and the observation's ``placement_prior`` and ``placement_candidates`` as asked)."""
     states = np.zeros(count, state_dtype(radius))
     states["num_players"] = 2
     states["radius"] = radius
@@ -256,6 +257,8 @@ def new_states(
     states["module_task_cards"] = task_cards
     states["module_poi"] = points_of_interest
     states["placement_prior"] = placement_prior
+    states["placement_candidates"] = placement_candidates
+    states["observe_boards"] = 1
     return states
 
 

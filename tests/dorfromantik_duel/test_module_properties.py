@@ -12,7 +12,14 @@ from envs.dorfromantik_duel.rules import DEFAULT_RADIUS
 from envs.dorfromantik_duel.tiles import FOREST, NUM_TILES, VILLAGE
 from tests import common
 from tests.dorfromantik_duel import referee, reference
-from tests.dorfromantik_duel.test_properties import NUM_GAMES, PRIOR_GAMES, _disturb_numba_global_rng, board_of
+from tests.dorfromantik_duel.test_properties import (
+    NUM_GAMES,
+    PIECE_IDS,
+    PIECES,
+    PRIOR_GAMES,
+    _disturb_numba_global_rng,
+    board_of,
+)
 
 HEAD_START = 9  # completed tasks at the start (0..9 by game), so the 4th, 7th and 10th come up
 MANY = {2: 1, 3: 2, 4: 4, 5: 6, 6: 9, 7: 12}  # the "many closed territories" card; 8 or more: 15
@@ -129,12 +136,12 @@ def test_deterministic_with_both_modules(games):
     )
 
 
-@pytest.mark.parametrize("prior", [False, True], ids=["default", "placement_prior"])
-def test_no_hidden_information_leaks_with_both_modules(prior):
-    games = PRIOR_GAMES if prior else NUM_GAMES
-    states = referee.new_states(DEFAULT_RADIUS, 2, True, True, prior)
+@pytest.mark.parametrize("pieces", PIECES, ids=PIECE_IDS)
+def test_no_hidden_information_leaks_with_both_modules(pieces):
+    games = PRIOR_GAMES if pieces else NUM_GAMES
+    states = referee.new_states(DEFAULT_RADIUS, 2, True, True, **pieces)
     raw = states.view(np.uint8).reshape(2, -1)
-    env = duel.raw_env(module_task_cards=True, module_points_of_interest=True, placement_prior=prior)
+    env = duel.raw_env(module_task_cards=True, module_points_of_interest=True, **pieces)
     obs = [np.zeros(env.game.obs_size, np.float32) for _ in range(2)]
     masks = [np.zeros(env.game.num_actions, np.int8) for _ in range(2)]
     seeds = np.arange(games, dtype=np.uint64) + np.uint64(777)

@@ -143,15 +143,19 @@ def test_placement_prior_is_the_heuristics_values_scaled_and_the_rest_is_unchang
     assert shown >= 50, "some seat has placements at every step"
 
 
+# both boards one task short of their 4th: completing it brings Module 2's choices, then its special tile
+POI_AFTER_THREE = {
+    "boards": [FOREST_PAIR, FOREST_PAIR],
+    "turn": 4,
+    "tasks": [],
+    "completed": [THREE_DONE, THREE_DONE],
+    "landscape": ["L32", "L03", "L10", "L12", "L13"],
+}
+
+
 def test_placement_prior_is_zero_outside_the_placement_phase():
     """Module 2's decisions and its special tile (whose placements the mask holds) show no prior."""
-    scenario = {
-        "boards": [FOREST_PAIR, FOREST_PAIR],
-        "turn": 4,
-        "tasks": [],
-        "completed": [THREE_DONE, THREE_DONE],
-        "landscape": ["L32", "L03", "L10", "L12", "L13"],
-    }
+    scenario = POI_AFTER_THREE
     env = duel.raw_env(module_points_of_interest=True, placement_prior=True)
     env.reset(seed=0, options={"scenario": scenario})
     lay = env.game.observation_layout()

@@ -13,7 +13,7 @@ from tests import common
 from tests.dorfromantik_duel import referee, reference
 
 NUM_GAMES = 10_000
-PRIOR_GAMES = 2_000  # with the placement_prior piece: the heuristic runs in every observation (~0.2 ms each)
+PRIOR_GAMES = 2_000  # with the placement_prior or _candidates piece: a simulation per placement (~0.2 ms each)
 
 
 def board_of(snap, p):
@@ -116,15 +116,20 @@ def test_deterministic_with_the_global_generators_disturbed():
     common.check_deterministic_despite_global_rng(duel.env, seeds=range(3))
 
 
-@pytest.mark.parametrize("prior", [False, True], ids=["default", "placement_prior"])
-def test_no_hidden_information_leaks_through_observations(prior):
+# the observation's optional pieces: each computed from a simulation of my board, so each is probed
+PIECES = [{}, {"placement_prior": True}, {"placement_candidates": True}]
+PIECE_IDS = ["default", "placement_prior", "placement_candidates"]
+
+
+@pytest.mark.parametrize("pieces", PIECES, ids=PIECE_IDS)
+def test_no_hidden_information_leaks_through_observations(pieces):
     """Resampling everything a seat cannot see (stack orders, boxed tiles, marker order, future
     chance, the other seat's unrevealed choice) leaves that seat's observation and mask unchanged;
-    with the ``placement_prior`` piece too (the heuristic's values must read public parts only)."""
-    games = PRIOR_GAMES if prior else NUM_GAMES
-    states = referee.new_states(DEFAULT_RADIUS, 2, placement_prior=prior)
+    with the ``placement_prior`` and ``placement_candidates`` pieces too (they must read public parts only)."""
+    games = PRIOR_GAMES if pieces else NUM_GAMES
+    states = referee.new_states(DEFAULT_RADIUS, 2, **pieces)
     raw = states.view(np.uint8).reshape(2, -1)
-    env = duel.raw_env(placement_prior=prior)
+    env = duel.raw_env(**pieces)
     obs = [np.zeros(env.game.obs_size, np.float32) for _ in range(2)]
     masks = [np.zeros(env.game.num_actions, np.int8) for _ in range(2)]
     seeds = np.arange(games, dtype=np.uint64) + np.uint64(777)
@@ -135,13 +140,13 @@ def test_no_hidden_information_leaks_through_observations(prior):
     assert repicked > 0.2 * checked, "seat 0's unrevealed choice is resampled for seat 1"
 
 
-@pytest.mark.parametrize("prior", [False, True], ids=["default", "placement_prior"])
-def test_hidden_parts_resampled_by_hand_do_not_show(prior):
+@pytest.mark.parametrize("pieces", PIECES, ids=PIECE_IDS)
+def test_hidden_parts_resampled_by_hand_do_not_show(pieces):
     """The same, with the hidden parts permuted here rather than by the core's determinize."""
     rng = np.random.default_rng(3)
     checked = 0
     for seed in range(40):
-        env = duel.raw_env(placement_prior=prior)
+        env = duel.raw_env(**pieces)
         env.reset(seed=seed)
         for _ in range(int(rng.integers(0, 80))):
             env.step(common.random_legal(env.action_mask(), rng))
