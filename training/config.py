@@ -38,6 +38,9 @@ class TrainSettings:
     num_env_runners: int = 0
     num_envs_per_env_runner: int = 256  # games per env runner, stepped in one compiled call
     num_learners: int = 0
+    # numba threads of each env runner's kernels (observations, opponents); torch waits meanwhile, so with the
+    # driver sampling (num_env_runners=0) the CPUs torch learns on are free then
+    env_threads: int = 1
     train_batch_size: int = 4000
     minibatch_size: int = 500
     num_epochs: int = 6
@@ -55,6 +58,11 @@ class TrainSettings:
     # first actions (the Duel's "placement_prior": the heuristic's judgement; training.masking_module)
     action_prior: str | None = None
     action_prior_scale: float = 1.0
+    # an observation piece of (rows, features): the rules' features of each legal placement, scored by a small
+    # MLP (widths candidate_hiddens) into those placements' logits (the Duel's "placement_candidates" once it has
+    # them; training.candidate_head)
+    candidate_head: str | None = None
+    candidate_hiddens: tuple[int, ...] = (64, 64)
     pool: PoolWeights = field(default_factory=PoolWeights)
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
@@ -75,6 +83,8 @@ def normalized(fields: dict[str, Any]) -> dict[str, Any]:
     out = dict(fields)
     if "hiddens" in out:
         out["hiddens"] = tuple(out["hiddens"])
+    if "candidate_hiddens" in out:
+        out["candidate_hiddens"] = tuple(int(x) for x in out["candidate_hiddens"])
     if out.get("cell_head") is not None:
         out["cell_head"] = tuple(int(x) for x in out["cell_head"])
     if out.get("conv_filters") is not None:
@@ -141,20 +151,47 @@ def settings_for(game: str, **overrides: Any) -> TrainSettings:
     return replace(base, **merged)
 
 
-def action_prior_slice(s: TrainSettings) -> dict[str, Any]:
-    """Where ``s.action_prior`` lies in the observation: ``{"start", "length", "scale"}`` for the masking module."""
-    env = envs.make(s.game, **s.game_config)
-    layout = env.game.observation_layout()
-    if layout is None or s.action_prior not in layout.names():
+def _game_with_piece(s: TrainSettings, option: str, piece: str | None) -> tuple[Any, Any]:
+    """The game of ``s`` and its observation layout, which must hold ``piece`` (named by setting ``option``)."""
+    game = envs.make(s.game, **s.game_config).game
+    layout = game.observation_layout()
+    if layout is None or piece not in layout.names():
         names = [] if layout is None else list(layout.names())
         raise ValueError(
-            f"action_prior {s.action_prior!r} is not a piece of {s.game}'s observation with game config "
-            f"{s.game_config} (pieces: {names})"
+            f"{option} {piece!r} is not a piece of {s.game}'s observation with game config {s.game_config} "
+            f"(pieces: {names})"
         )
+    return game, layout
+
+
+def action_prior_slice(s: TrainSettings) -> dict[str, Any]:
+    """Where ``s.action_prior`` lies in the observation: ``{"start", "length", "scale"}`` for the masking module."""
+    game, layout = _game_with_piece(s, "action_prior", s.action_prior)
     length = int(np.prod(layout.shape(s.action_prior)))
-    if length > env.game.num_actions:
-        raise ValueError(f"action_prior {s.action_prior!r} has {length} numbers for {env.game.num_actions} actions")
+    if length > game.num_actions:
+        raise ValueError(f"action_prior {s.action_prior!r} has {length} numbers for {game.num_actions} actions")
     return {"start": int(layout.offset(s.action_prior)), "length": length, "scale": float(s.action_prior_scale)}
+
+
+def candidate_head_spec(s: TrainSettings) -> dict[str, Any]:
+    """``s.candidate_head``'s place in the observation and the actions its rows cover, for the masking module:
+    ``{"start", "rows", "features", "actions", "hiddens"}`` (``actions``: the game's ``candidate_actions``)."""
+    game, layout = _game_with_piece(s, "candidate_head", s.candidate_head)
+    shape = tuple(layout.shape(s.candidate_head))
+    actions = getattr(game, "candidate_actions", None)
+    if len(shape) != 2 or not isinstance(actions, (int, np.integer)) or isinstance(actions, bool):
+        raise ValueError(
+            f"candidate_head {s.candidate_head!r}: needs a (rows, features) piece and the game's int "
+            f"candidate_actions; {s.game} with game config {s.game_config} has shape {shape} and candidate_actions "
+            f"{actions!r} (pieces: {list(layout.names())})"
+        )
+    return {
+        "start": int(layout.offset(s.candidate_head)),
+        "rows": int(shape[0]),
+        "features": int(shape[1]),
+        "actions": int(actions),
+        "hiddens": [int(h) for h in s.candidate_hiddens],
+    }
 
 
 def snapshot_threshold(s: TrainSettings) -> float:
@@ -172,6 +209,7 @@ def make_env(env_config: dict[str, Any]) -> GameVectorEnv:
         opponents=dict(env_config.get("pool") or {"random": 1.0}),
         shaping=env_config.get("shaping"),
         shaping_gamma=float(env_config.get("shaping_gamma", 1.0)),
+        threads=int(env_config.get("threads", 1)),
         **dict(env_config.get("game_config") or {}),
     )
 
@@ -193,6 +231,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "seed": s.seed,
         "shaping": s.shaping,
         "shaping_gamma": s.gamma,  # policy-invariant only with the learner's own discount
+        "threads": s.env_threads,
         "league": {
             "threshold": snapshot_threshold(s),
             "min_games": s.snapshot_min_games,
@@ -208,9 +247,15 @@ def build_config(s: TrainSettings) -> PPOConfig:
             model_config["cell_head"] = [int(x) for x in s.cell_head]
     elif s.cell_head is not None:
         raise ValueError(f"cell_head needs a board first in the observation; {s.game}'s has none")
+    if s.candidate_head is not None and (s.action_prior is not None or s.cell_head is not None):
+        raise ValueError("candidate_head cannot be combined with action_prior or cell_head: give one of them")
     if s.action_prior is not None:
         model_config = (model_config if isinstance(model_config, dict) else asdict(model_config)) | {
             "action_prior": action_prior_slice(s)
+        }
+    if s.candidate_head is not None:
+        model_config = (model_config if isinstance(model_config, dict) else asdict(model_config)) | {
+            "candidate_head": candidate_head_spec(s)
         }
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (

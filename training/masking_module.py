@@ -18,6 +18,14 @@ numbers of ``"observations"`` from ``start`` (a game's prior piece, e.g. the Due
 the heuristic's judgement of each placement in [0, 1]) are cut out of what the network reads and added,
 times a learned scale (initially ``scale``), to the logits of the first ``length`` actions: the policy
 is the network's correction on top of the heuristic (residual policy learning).
+
+Candidate head: with ``model_config["candidate_head"] = {"start", "rows", "features", "actions", "hiddens"}``,
+the ``rows * features`` numbers from ``start`` (the Duel's ``placement_candidates``: row k the rules'
+features of the k-th legal placement among the first ``actions``) are cut out of what the encoder reads;
+each legal placement's logit is its row's score by an MLP shared by the rows over the row and the actor
+embedding, the other actions' a Linear over the embedding, and the critic reads the critic embedding plus
+the features pooled over the valid rows (``training.candidate_head``; not with ``action_prior`` or
+``cell_head``).
 """
 
 import math
@@ -29,9 +37,11 @@ import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
+from ray.rllib.core.models.base import ACTOR, CRITIC, ENCODER_OUT
 from torch import nn
 
 from agents.rllib_policy import MASK_KEY, OBS_KEY  # noqa: F401  (re-exported: the keys a trained module reads)
+from training.candidate_head import build_candidate_nets, candidate_slice, critic_input
 from training.cell_head import build_cell_nets
 
 DEFAULT_CONV_FILTERS = [[16, 3, 1], [32, 3, 2]]  # [out channels, kernel, stride] per layer
@@ -137,8 +147,17 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
             if len(image) != 3 or math.prod(image) > inner.shape[0]:
                 raise ValueError(f"image_shape {image} does not fit observations of {inner.shape[0]}")
         self._prior = _prior_slice(config, inner.shape[0], image)
-        if self._prior is not None:  # the prior goes to the logits, not into the network
-            inner = gym.spaces.Box(-np.inf, np.inf, (inner.shape[0] - self._prior[1],), np.float32)
+        board = math.prod(image) if image is not None else 0
+        num_actions = int(getattr(kwargs.get("action_space"), "n", 0))  # 0: not a Discrete space, no candidates
+        self._candidates = candidate_slice(config, inner.shape[0], board, num_actions)
+        if self._candidates is not None and (self._prior is not None or self._cell_head is not None):
+            raise ValueError("candidate_head cannot be combined with action_prior or cell_head: give one of them")
+        # numbers the encoder does not read: the prior goes to the logits, the candidate rows to the heads
+        self._cut = self._prior[:2] if self._prior is not None else None
+        if self._candidates is not None:
+            self._cut = (self._candidates.start, self._candidates.length)
+        if self._cut is not None:
+            inner = gym.spaces.Box(-np.inf, np.inf, (inner.shape[0] - self._cut[1],), np.float32)
         if image is not None and self._cell_head is None:  # the conv stack's features replace the board
             _, features = _conv_output(image, config.get("conv_filters") or DEFAULT_CONV_FILTERS)
             size = features + inner.shape[0] - math.prod(image)
@@ -168,6 +187,13 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         super().setup()
         if self._image is not None:
             self.conv, _ = _conv_output(self._image, self.model_config.get("conv_filters") or DEFAULT_CONV_FILTERS)
+        if self._candidates is not None:  # the catalog's encoder, our heads (the vf is dropped when inference only)
+            self.pi, self.vf = build_candidate_nets(
+                int(self.catalog.latent_dims[0]),
+                self._candidates,
+                int(self.action_space.n),
+                list(self.model_config.get("head_fcnet_hiddens") or []),
+            )
 
     def _setup_cell_head(self) -> None:
         """Encoder, pi and vf of ``training.cell_head`` in place of the catalog's (no vf when inference only)."""
@@ -185,9 +211,10 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return super().get_non_inference_attributes()
 
     def _features(self, obs: torch.Tensor) -> torch.Tensor:
-        """The vector the MLP reads: the image part through the conv stack, then the rest as is (no prior)."""
-        if self._prior is not None:
-            start, length, _ = self._prior
+        """The vector the MLP reads: the image part through the conv stack, then the rest as is (no prior, no
+        candidate rows)."""
+        if self._cut is not None:
+            start, length = self._cut
             obs = torch.cat([obs[:, :start], obs[:, start + length :]], dim=1)
         if self.conv is None:  # no board, or the cell head's encoder reads it
             return obs
@@ -215,9 +242,19 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
             logits = torch.cat([logits[:, :length] + self.prior_scale * prior, logits[:, length:]], dim=1)
         return mask_logits(logits, mask)
 
+    def _candidate_forward(self, inner: dict[str, Any], obs: torch.Tensor, mask: torch.Tensor, train: bool) -> dict:
+        """The candidate head's masked logits (and, for training, the critic's input as the embeddings)."""
+        encoded = self.encoder(inner)[ENCODER_OUT]
+        out = {Columns.ACTION_DIST_INPUTS: mask_logits(self.pi(encoded[ACTOR], obs, mask), mask)}
+        if train:
+            out[Columns.EMBEDDINGS] = critic_input(encoded[CRITIC], obs, mask, self._candidates)
+        return out
+
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         """Inference and exploration: masked action logits."""
         inner, mask = self._inner(batch)
+        if self._candidates is not None:
+            return self._candidate_forward(inner, batch[Columns.OBS][OBS_KEY], mask, train=False)
         out = super()._forward(inner, **kwargs)
         out[Columns.ACTION_DIST_INPUTS] = self._logits(out[Columns.ACTION_DIST_INPUTS], batch, mask)
         return out
@@ -225,12 +262,20 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         """Training: masked action logits plus the critic embeddings PPO reuses for the value."""
         inner, mask = self._inner(batch)
+        if self._candidates is not None:
+            return self._candidate_forward(inner, batch[Columns.OBS][OBS_KEY], mask, train=True)
         out = super()._forward_train(inner, **kwargs)
         out[Columns.ACTION_DIST_INPUTS] = self._logits(out[Columns.ACTION_DIST_INPUTS], batch, mask)
         return out
 
     def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> torch.Tensor:
-        """State values from ``"observations"`` (the mask says nothing the observation does not)."""
-        if embeddings is None:
+        """State values from ``"observations"`` (the mask says nothing the observation does not; the candidate
+        head reads it only to know which candidate rows are valid)."""
+        if embeddings is None and self._candidates is not None:
+            inner, mask = self._inner(batch)
+            critic = getattr(self.encoder, "critic_encoder", None)  # a separate critic encoder, or the shared one's
+            encoded = critic(inner)[ENCODER_OUT] if critic is not None else self.encoder(inner)[ENCODER_OUT][CRITIC]
+            embeddings = critic_input(encoded, batch[Columns.OBS][OBS_KEY], mask, self._candidates)
+        elif embeddings is None:
             batch, _ = self._inner(batch)
         return super().compute_values(batch, embeddings)

@@ -23,8 +23,15 @@ def duel_margin(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
     return (total[games, seats] - total[games, 1 - seats]) / 10.0
 
 
+def duel_score(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Dorfromantik: The Duel: my running total alone, in tens of points. The boards are separate, so the
+    opponent's points do not depend on my placements: left out, they add no noise to my rewards."""
+    games = np.arange(len(seats))
+    return states["total"].astype(np.float64)[games, seats] / 10.0
+
+
 # name -> potential; a game's training preset selects one with TrainSettings.shaping
-POTENTIALS: dict[str, Potential] = {"duel_margin": duel_margin}
+POTENTIALS: dict[str, Potential] = {"duel_margin": duel_margin, "duel_score": duel_score}
 
 
 def potential(name: str) -> Potential:

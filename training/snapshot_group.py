@@ -9,10 +9,11 @@ with two torch threads, and about even with one). ``SnapshotGroup`` samples from
 (inverse CDF, one seeded generator for the whole batch: ``sample_legal``) and is the group policy that
 ``GameVectorEnv.set_snapshot_group`` takes.
 
-Not stacked (``actor_layers`` is None): a module with a conv stack (the Duel's board) or an action prior, a stateful or
-non-MLP encoder, a clipped head, or any layer other than Linear and an elementwise activation (LayerNorm,
-Softmax, ...). ``SnapshotGroup`` then runs each snapshot's own ``forward_inference`` on its rows:
-correct, just not faster than one outside policy per snapshot.
+Not stacked (``actor_layers`` is None): a module with a conv stack (the Duel's board), an action prior or a
+candidate head (their logits read the observation outside these layers), a stateful or non-MLP encoder, a
+clipped head, or any layer other than Linear and an elementwise activation (LayerNorm, Softmax, ...).
+``SnapshotGroup`` then runs each snapshot's own ``forward_inference`` on its rows: correct, just not faster
+than one outside policy per snapshot.
 """
 
 from collections.abc import Sequence
@@ -54,7 +55,7 @@ def actor_layers(module: Any) -> list[nn.Module] | None:
     """
     if not isinstance(module, MaskedPPOTorchRLModule) or module.conv is not None or module.is_stateful():
         return None
-    if module._prior is not None:  # the prior is added to the logits outside these layers
+    if module._prior is not None or module._candidates is not None:  # both read the observation beside the layers
         return None
     encoder = module.encoder
     if not isinstance(encoder, TorchActorCriticEncoder):

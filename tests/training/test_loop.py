@@ -3,9 +3,11 @@
 import json
 import os
 import signal
+from dataclasses import replace
 
 import pytest
 
+import envs
 from training.config import settings_for
 from training.loop import (
     _terminate_as_interrupt,
@@ -24,17 +26,29 @@ def test_settings_round_trip_through_json():
 
 def test_presets_apply_and_overrides_win():
     s = settings_for("dorfromantik_duel", train_batch_size=99)
-    assert s.game == "dorfromantik_duel_v0" and s.game_config == {} and s.train_batch_size == 99
+    assert s.game == "dorfromantik_duel_v0" and s.train_batch_size == 99
+    assert s.game_config == {"placement_candidates": True, "observe_boards": False}
 
 
-def test_duel_preset_conv_stack_and_shaping_reach_the_config():
+def test_duel_preset_candidate_head_and_shaping_reach_the_config():
+    from envs.dorfromantik_duel.candidates import CANDIDATE, MAX_CANDIDATES
     from training.config import build_config  # optional heavy: ray
 
     s = settings_for("dorfromantik_duel")
     assert settings_from_json(json.loads(json.dumps(settings_to_json(s)))) == s  # through a checkpoint's JSON
     config = build_config(s)
-    assert config.rl_module_spec.model_config["conv_filters"] == [list(layer) for layer in s.conv_filters]
-    assert config.env_config["shaping"] == "duel_margin" and config.env_config["shaping_gamma"] == s.gamma
+    model = config.rl_module_spec.model_config
+    layout = envs.make("dorfromantik_duel", **s.game_config).game.observation_layout()
+    assert "image_shape" not in model  # no boards in this observation: no conv stack
+    assert model["candidate_head"] == {
+        "start": layout.offset("placement_candidates"),
+        "rows": MAX_CANDIDATES,
+        "features": CANDIDATE.size,
+        "actions": 33 * 33 * 6,
+        "hiddens": list(s.candidate_hiddens),
+    }
+    assert config.env_config["shaping"] == "duel_score" and config.env_config["shaping_gamma"] == s.gamma
+    assert config.env_config["threads"] == 1 and build_config(replace(s, env_threads=2)).env_config["threads"] == 2
     assert build_config(settings_for("capivari")).env_config["shaping"] is None  # off unless a preset asks
 
 
@@ -82,7 +96,8 @@ def test_train_command_passes_config_and_set_to_the_run(monkeypatch, tmp_path):
     extra = ["--config", "placement_prior=true", "--set", "action_prior=placement_prior", "--set", "lr=0.001"]
     assert main(argv + extra + ["--set", "cell_head=[4,1]"]) == 0
     s = seen["settings"]
-    assert s.game_config == {"placement_prior": True} and s.action_prior == "placement_prior"
+    assert s.game_config == {**settings_for("dorfromantik_duel").game_config, "placement_prior": True}
+    assert s.action_prior == "placement_prior"
     assert s.lr == 0.001 and s.cell_head == (4, 1) and s.hiddens == settings_for("dorfromantik_duel").hiddens
     assert main(argv + ["--config", "board_radius=99"]) == 2
     assert main(argv + ["--resume", str(tmp_path), "--set", "lr=0.1"]) == 2
@@ -90,20 +105,24 @@ def test_train_command_passes_config_and_set_to_the_run(monkeypatch, tmp_path):
 
 
 def test_an_action_prior_reaches_the_module_where_the_observation_holds_it():
-    import envs
     from training.config import build_config  # optional heavy: ray
 
-    s = settings_for(
-        "dorfromantik_duel", game_config={"placement_prior": True, "board_radius": 9}, action_prior="placement_prior"
-    )
+    plain = {"placement_candidates": False, "observe_boards": True}  # the preset's observation without candidates
+
+    def prior_settings(game_config: dict, piece: str):
+        given = settings_for("dorfromantik_duel", game_config=plain | game_config, action_prior=piece)
+        return replace(given, candidate_head=None)
+
+    s = prior_settings({"placement_prior": True, "board_radius": 9}, "placement_prior")
     layout = envs.make("dorfromantik_duel", placement_prior=True, board_radius=9).game.observation_layout()
     prior = build_config(s).rl_module_spec.model_config["action_prior"]
     assert prior == {"start": layout.offset("placement_prior"), "length": 19 * 19 * 6, "scale": 1.0}
     assert prior["start"] + prior["length"] == layout.size  # the last piece
     for game_config, piece in (({"board_radius": 9}, "placement_prior"), ({"placement_prior": True}, "boards")):
-        bad = settings_for("dorfromantik_duel", game_config=game_config, action_prior=piece)
         with pytest.raises(ValueError, match="action_prior"):
-            build_config(bad)
+            build_config(prior_settings(game_config, piece))
+    with pytest.raises(ValueError, match="cannot be combined"):
+        build_config(replace(s, candidate_head="placement_candidates"))
 
 
 @pytest.mark.parametrize(

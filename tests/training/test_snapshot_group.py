@@ -126,6 +126,37 @@ def test_a_module_with_an_action_prior_plays_its_own_forward_with_the_prior():
     assert_group_matches_modules(group, rng.permutation(np.repeat([0, 1], [3, 5])), obs, masks)
 
 
+def test_a_candidate_head_module_plays_its_own_forward_with_its_candidate_rows():
+    space_size, n_act = 6 + 4 * 3, 9  # 6 numbers, then 4 candidate rows of 3 over the first 6 actions
+    space = gym.spaces.Dict(
+        {
+            OBS_KEY: gym.spaces.Box(-1, 1, (space_size,), np.float32),
+            MASK_KEY: gym.spaces.Box(0, 1, (n_act,), np.float32),
+        }
+    )
+    head = {"start": 6, "rows": 4, "features": 3, "actions": 6, "hiddens": [8]}
+    modules = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        modules.append(
+            MaskedPPOTorchRLModule(
+                observation_space=space,
+                action_space=gym.spaces.Discrete(n_act),
+                model_config={"fcnet_hiddens": [16], "candidate_head": head},
+            ).eval()
+        )
+    group = SnapshotGroup(modules, np.random.default_rng(0))
+    assert group.stacked is None  # the stack would leave the candidate rows out
+    rng = np.random.default_rng(1)
+    obs = rng.uniform(-1, 1, (10, space_size)).astype(np.float32)
+    masks = (rng.random((10, n_act)) < 0.6).astype(np.float32)
+    masks[:, 0] = 1.0
+    which = rng.permutation(np.repeat([0, 1], [4, 6]))
+    assert_group_matches_modules(group, which, obs, masks)
+    actions = group(which, obs, masks)
+    assert (masks[np.arange(10), actions] > 0).all()
+
+
 def test_regroup_keeps_a_dropped_snapshot_while_games_play_it(monkeypatch):
     """A dropped snapshot stays in the group until its games end; the next regroup lets it go."""
     seen: list[np.ndarray] = []

@@ -3,15 +3,17 @@
 import numpy as np
 import pytest
 
-from training.shaping import duel_margin, potential
+from training.shaping import Potential, duel_margin, duel_score, potential
 from training.vector_env import MASK_KEY, GameVectorEnv
 
 GAME = "dorfromantik_duel"
 N = 4
 
 
-def _play(env: GameVectorEnv, seed: int, steps: int) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
-    """Random legal learner moves from a seeded generator: rewards, terminations and margins (phi) per step."""
+def _play(
+    env: GameVectorEnv, seed: int, steps: int, phi: Potential = duel_margin
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Random legal learner moves from a seeded generator: rewards, terminations and ``phi`` per step."""
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     rewards, ends, margins = [], [], []
@@ -21,19 +23,21 @@ def _play(env: GameVectorEnv, seed: int, steps: int) -> tuple[list[np.ndarray], 
         obs, reward, terminated, _, _ = env.step(actions)
         rewards.append(reward.astype(np.float64))
         ends.append(terminated)
-        margins.append(duel_margin(env.batch.states, env.learner_seats))
+        margins.append(phi(env.batch.states, env.learner_seats))
     return rewards, ends, margins
 
 
 @pytest.fixture(scope="module")
 def played() -> dict:
-    """The same random games three times: without shaping, shaped with gamma 1, shaped with gamma 0.9."""
+    """The same random games four times: without shaping, shaped with gamma 1, shaped with gamma 0.9, shaped by my
+    own score."""
     out = {}
     runs = {"plain": {}, "g1": {"shaping": "duel_margin"}, "g09": {"shaping": "duel_margin", "shaping_gamma": 0.9}}
     for key, kwargs in runs.items():
         env = GameVectorEnv(GAME, N, opponents="random", **kwargs)
         out[key] = _play(env, seed=11, steps=120)
         out[key + "_stats"] = env.pop_stats()
+    out["s1"] = _play(GameVectorEnv(GAME, N, opponents="random", shaping="duel_score"), 11, 120, duel_score)
     return out
 
 
@@ -72,6 +76,20 @@ def test_shaped_reward_is_gamma_phi_now_minus_phi_before(played: dict) -> None:
         expected = np.where(started, r, r + 0.9 * now - previous)
         np.testing.assert_allclose(shaped[0][step], expected, atol=1e-5)
         previous = now
+
+
+def test_own_score_shaping_is_my_points_alone(played: dict) -> None:
+    """``duel_score``: phi is my pad's total / 10, so a step's shaped reward is the rise of my points, however
+    many the opponent made meanwhile (the same games as without shaping)."""
+    plain, shaped = played["plain"], played["s1"]
+    previous = np.zeros(N)
+    for step, (r, ended) in enumerate(zip(plain[0], plain[1], strict=True)):
+        started = plain[1][step - 1] if step else np.zeros(N, bool)
+        now = np.where(ended | started, 0.0, shaped[2][step])
+        np.testing.assert_allclose(shaped[0][step], np.where(started, r, r + now - previous), atol=1e-5)
+        previous = now
+    mine, margin = np.array(shaped[2]), np.array(plain[2])
+    assert (mine >= 0).all() and (mine != margin).any()  # not the margin: the opponent's points are left out
 
 
 def test_metrics_count_the_games_own_rewards(played: dict) -> None:
