@@ -334,14 +334,11 @@ def test_the_duels_placement_candidates_reach_the_module_and_only_legal_actions_
     from training.config import build_config, settings_for
     from training.vector_env import GameVectorEnv
 
-    game_config = {"placement_candidates": True, "board_radius": 9}
-    try:
-        game = envs.make("dorfromantik_duel", **game_config).game
-    except ValueError:
-        pytest.skip("the Duel has no placement_candidates option yet")
-    if not hasattr(game, "candidate_actions"):
-        pytest.skip("the Duel has no candidate_actions yet")
-    s = settings_for("dorfromantik_duel", game_config=game_config, candidate_head="placement_candidates")
+    # the preset's observation (candidates, no boards) on a smaller board
+    s = settings_for("dorfromantik_duel", game_config={"board_radius": 9}, candidate_head="placement_candidates")
+    game_config = s.game_config
+    assert game_config == {"placement_candidates": True, "observe_boards": False, "board_radius": 9}
+    game = envs.make("dorfromantik_duel", **game_config).game
     model_config = build_config(s).rl_module_spec.model_config
     lay = game.observation_layout()
     rows, features = lay.shape("placement_candidates")
@@ -350,7 +347,7 @@ def test_the_duels_placement_candidates_reach_the_module_and_only_legal_actions_
         "rows": rows,
         "features": features,
         "actions": game.candidate_actions,
-        "hiddens": [64, 64],
+        "hiddens": list(s.candidate_hiddens),
     }
     env = GameVectorEnv("dorfromantik_duel", 4, **game_config)
     torch.manual_seed(0)
