@@ -70,37 +70,43 @@ def candidate_rows(obs: torch.Tensor, spec: CandidateSlice, used: int | None = N
     return obs[:, spec.start : spec.start + used * spec.features].reshape(-1, used, spec.features)
 
 
-def packed_rows(obs: torch.Tensor, mask: torch.Tensor, spec: CandidateSlice) -> tuple[torch.Tensor, torch.Tensor]:
-    """``(rows [m, features], owner [m])``: only the rows that describe a legal placement, in order, and the
-    observation each belongs to (~90 of up to 350 per Duel observation: no work on the zero rows)."""
-    counts = (mask[:, : spec.actions] > 0).sum(dim=1).clamp(max=spec.rows)
-    used = max(1, int(counts.max()) if counts.numel() else 1)
-    has_row = torch.arange(used, device=mask.device)[None, :] < counts[:, None]
+def legal_placements(mask: torch.Tensor, spec: CandidateSlice) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(legal [n, actions] booleans, their count per observation [n])``: what the rows describe."""
+    legal = mask[:, : spec.actions] > 0
+    return legal, legal.sum(dim=1)
+
+
+def packed_rows(
+    obs: torch.Tensor, counts: torch.Tensor, spec: CandidateSlice
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(rows [m, features], owner [m], rows per observation [n])``: only the rows that describe a legal placement
+    (``counts`` of them, at most ``spec.rows``), in order, and the observation each belongs to (~90 of up to 350
+    per Duel observation: no work on the zero rows)."""
+    kept = counts.clamp(max=spec.rows)
+    used = max(1, int(kept.max()) if kept.numel() else 1)
+    has_row = torch.arange(used, device=counts.device)[None, :] < kept[:, None]
     owner = has_row.nonzero()[:, 0]
-    return candidate_rows(obs, spec, used)[has_row], owner
+    return candidate_rows(obs, spec, used)[has_row], owner, kept
 
 
-def pooled_rows(rows: torch.Tensor, owner: torch.Tensor, n: int) -> torch.Tensor:
-    """``[n, 2 * features]``: each feature's max and mean over an observation's packed rows (0 where it has none)."""
-    features = rows.shape[1]
+def pooled_rows(rows: torch.Tensor, owner: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
+    """``[n, 2 * features]``: each feature's max and mean over an observation's ``kept`` packed rows (0 where it
+    has none)."""
+    n, features = kept.shape[0], rows.shape[1]
     index = owner[:, None].expand(-1, features)
     best = torch.full((n, features), -torch.inf, dtype=rows.dtype, device=rows.device)
     best = best.scatter_reduce(0, index, rows, reduce="amax", include_self=True)
-    counts = torch.zeros(n, dtype=rows.dtype, device=rows.device).index_add(
-        0, owner, torch.ones_like(owner, dtype=rows.dtype)
-    )
-    best = torch.where(counts[:, None] > 0, best, 0.0)
+    best = torch.where(kept[:, None] > 0, best, 0.0)
     mean = torch.zeros(n, features, dtype=rows.dtype, device=rows.device).index_add(0, owner, rows)
-    return torch.cat([best, mean / counts.clamp(min=1)[:, None]], dim=1)
+    return torch.cat([best, mean / kept.clamp(min=1)[:, None].to(rows.dtype)], dim=1)
 
 
-def covered_placements(legal: torch.Tensor, rows: int) -> torch.Tensor:
+def covered_placements(legal: torch.Tensor, counts: torch.Tensor, rows: int) -> torch.Tensor:
     """``[n, actions]`` booleans: the legal placements that have a row (the first ``rows`` of each observation's)."""
-    taken = legal > 0
-    if int(taken.sum(dim=1).max()) <= rows:
-        return taken
-    rank = torch.cumsum(taken, dim=1) - taken.long()  # legal placements before each one
-    return taken & (rank < rows)
+    if int(counts.max()) <= rows:
+        return legal
+    rank = torch.cumsum(legal, dim=1) - legal.long()  # legal placements before each one
+    return legal & (rank < rows)
 
 
 class CandidatePolicyHead(nn.Module):
@@ -125,12 +131,13 @@ class CandidatePolicyHead(nn.Module):
         self.others = nn.Linear(embedding, extra) if extra else None
 
     def forward(self, embedding: torch.Tensor, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        rows, owner = packed_rows(obs, mask, self.spec)
+        legal, counts = legal_placements(mask, self.spec)
+        rows, owner, _ = packed_rows(obs, counts, self.spec)
         scores = self.score(self.rows(rows) + self.context(embedding)[owner])[:, 0]
         # boolean indexing walks the covered placements in row-major order, as packed_rows the rows: the j-th
         # legal placement of an observation meets its j-th row
         placements = self.overflow.expand(mask.shape[0], self.spec.actions).to(scores.dtype).clone()
-        placements[covered_placements(mask[:, : self.spec.actions], self.spec.rows)] = scores
+        placements[covered_placements(legal, counts, self.spec.rows)] = scores
         if self.others is None:
             return placements
         return torch.cat([placements, self.others(embedding)], dim=1)
@@ -138,8 +145,8 @@ class CandidatePolicyHead(nn.Module):
 
 def critic_input(embedding: torch.Tensor, obs: torch.Tensor, mask: torch.Tensor, spec: CandidateSlice) -> torch.Tensor:
     """What the value head reads: the critic embedding, then the candidate features pooled over the valid rows."""
-    rows, owner = packed_rows(obs, mask, spec)
-    return torch.cat([embedding, pooled_rows(rows, owner, mask.shape[0])], dim=1)
+    rows, owner, kept = packed_rows(obs, legal_placements(mask, spec)[1], spec)
+    return torch.cat([embedding, pooled_rows(rows, owner, kept)], dim=1)
 
 
 def build_candidate_nets(

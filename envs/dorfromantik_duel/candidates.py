@@ -17,11 +17,11 @@ from numba import njit
 from envs.dorfromantik_duel.areas import territory
 from envs.dorfromantik_duel.grid import pass_action
 from envs.dorfromantik_duel.module_poi import matching_edges
-from envs.dorfromantik_duel.placement import MAX_LISTED, place_tile
+from envs.dorfromantik_duel.placement import MAX_LISTED
 from envs.dorfromantik_duel.prospects import board_prospects
 from envs.dorfromantik_duel.rules import NUM_ROT, PH_PLACE
 from envs.dorfromantik_duel.scoring import score_board
-from envs.dorfromantik_duel.simulation import occupied_neighbours
+from envs.dorfromantik_duel.simulation import occupied_neighbours, try_placement
 from envs.engine.layout import ObsLayout
 from envs.engine.record import copy_record, one_record_like
 
@@ -74,11 +74,8 @@ def observe_placement_candidates(s, seat: int, obs, o: int, mask) -> None:
     for a in range(n):
         if not mask[a]:
             continue
-        copy_record(state, work)
-        w = work[0]
+        w = try_placement(state, work, seat, a)
         c = a // NUM_ROT
-        place_tile(w, seat, c, a % NUM_ROT)
-        score_board(w, seat)
         _, total, progress, cancelled, flags, mismatches = board_prospects(w, seat, 0.0, 0.0, 0.0, 0.0)
         largest = 1
         for kind in range(LANDSCAPE_KINDS):

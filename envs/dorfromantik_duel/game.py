@@ -9,7 +9,7 @@ from envs.dorfromantik_duel.render import render_table
 from envs.dorfromantik_duel.rules import CARD_KINDS, CARD_LANDSCAPES, PHASE_NAMES, POI_NAMES, DorfromantikDuelConfig
 from envs.dorfromantik_duel.scenario import apply_scenario
 from envs.dorfromantik_duel.score_pad import score_pads
-from envs.dorfromantik_duel.state_check import check_state
+from envs.dorfromantik_duel.state_check import SWITCH_FIELDS, check_state
 from envs.dorfromantik_duel.tiles import TASK_TYPES, TILE_NAMES
 from envs.engine.game import Game
 from envs.engine.layout import ObsLayout
@@ -96,13 +96,8 @@ class DorfromantikDuel(Game):
         states = np.zeros(1, core.state_dtype(self.radius))
         states["num_players"] = rules.NUM_PLAYERS
         states["radius"] = self.radius
-        states["distinct_rotations"] = self.config.distinct_rotations
-        states["forbid_doomed_tasks"] = self.config.forbid_doomed_tasks
-        states["module_task_cards"] = self.config.module_task_cards
-        states["module_poi"] = self.config.module_points_of_interest
-        states["placement_prior"] = self.config.placement_prior
-        states["placement_candidates"] = self.config.placement_candidates
-        states["observe_boards"] = self.config.observe_boards
+        for field, name in SWITCH_FIELDS:
+            states[field] = getattr(self.config, name)
         states["current"] = -1
         return states
 

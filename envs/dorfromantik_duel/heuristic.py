@@ -32,7 +32,6 @@ from numba import njit
 from envs.dorfromantik_duel.grid import pass_action
 from envs.dorfromantik_duel.prospects import board_prospects
 from envs.dorfromantik_duel.rules import (
-    NUM_ROT,
     PH_PLACE,
     PH_SPECIAL,
     POI_BARN,
@@ -47,9 +46,9 @@ from envs.dorfromantik_duel.rules import (
 )
 from envs.dorfromantik_duel.simulation import (
     matching_edges,
-    place_tile,
     play_special,
     score_board,
+    try_placement,
 )
 from envs.engine.record import copy_record
 
@@ -68,7 +67,7 @@ def board_value(s: np.void, p: int) -> float:
 @njit(cache=True)
 def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
     """``out[a]``: the rise of my board value if legal placement ``a`` of this turn's tile is made
-    (0 for ``pass``); each placement is made on ``work``, a fresh copy of ``state`` (``copy_record``)."""
+    (0 for ``pass``); each placement is made on ``work``, a fresh copy of ``state`` (``try_placement``)."""
     copy_record(state, work)
     s = work[0]
     score_board(s, seat)
@@ -81,11 +80,7 @@ def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.nd
         if a >= pass_a:  # pass: only legal when nothing else is
             out[a] = 0.0
             continue
-        copy_record(state, work)
-        s = work[0]
-        place_tile(s, seat, a // NUM_ROT, a % NUM_ROT)
-        score_board(s, seat)
-        out[a] = board_value(s, seat) - before
+        out[a] = board_value(try_placement(state, work, seat, a), seat) - before
 
 
 @njit(cache=True)

@@ -9,18 +9,21 @@ place, the stacks and the score pads follow as a small vector.
 
 The layout depends on the config: the radius sets the tensor's height and width, Module 2 adds five
 channels per board, and each module appends a block to the vector. With ``placement_prior`` one more
-piece comes last: the heuristic's judgement of each placement (``observe_placement_prior``), a
-(2R+1, 2R+1, 6) block in the cell order of the boards and of the ``place`` actions. ``layout(radius,
-task_cards, points_of_interest, placement_prior)`` declares it, and everything else derives from it:
+piece comes after them: the heuristic's judgement of each placement (``observe_placement_prior``), a
+(2R+1, 2R+1, 6) block in the cell order of the boards and of the ``place`` actions; with
+``placement_candidates`` a last one, a row per legal placement (candidates.py); ``boards=False`` leaves
+the tensor out. ``layout(radius, task_cards, points_of_interest, placement_prior, placement_candidates,
+boards)`` declares it, and everything else derives from it:
 ``DorfromantikDuel.obs_size`` and ``observation_layout()``, the rules document's table
 (seeds/dorfromantik_duel.md, "Observation"; a test checks it against the default config) and the
 offsets the compiled code writes at. Inside a piece, the channels of a board and the columns of a
 seat's pad are small layouts of their own (``CHANNELS``, ``PAD``, ...), so no index is written by hand.
 
 numba bakes ints and NumPy arrays into machine code, not Python objects, so the compiled side reads
-each piece's offset from two small tables built here from ``layout``: with the switches
-``m = (task_cards, points_of_interest, placement_prior)``, piece ``k`` (its index in ``PIECES``) starts at
-``OFFSET_BASE[m][k] + OFFSET_PER_CELL[m][k] * cells`` (``cells`` = (2R+1)^2), and column ``END`` holds
+each piece's offset from two small tables built here from ``layout``: with the switches numbered
+``m = switch_index((task_cards, points_of_interest, placement_prior, placement_candidates, boards))`` (bit b:
+switch b; ``obs_offset`` computes it from the record), piece ``k`` (its index in ``PIECES``) starts at
+``OFFSET_BASE[m, k] + OFFSET_PER_CELL[m, k] * cells`` (``cells`` = (2R+1)^2), and column ``END`` holds
 the size the same way (-1 for a piece the config does not have). Every piece's length is a multiple
 of the cells or independent of them, so this is exact (checked at import: ``_check_tables``).
 """

@@ -75,34 +75,27 @@ def _in(rec: np.void, key: str, lo: int, hi: int, values: np.ndarray | None = No
         fail(f"state field {key!r} out of range [{lo}, {hi}]")
 
 
+# the record's config bytes and the knob each one holds (``DorfromantikDuel.new_state`` writes them)
+SWITCH_FIELDS = (
+    ("distinct_rotations", "distinct_rotations"),
+    ("forbid_doomed_tasks", "forbid_doomed_tasks"),
+    ("module_task_cards", "module_task_cards"),
+    ("module_poi", "module_points_of_interest"),
+    ("placement_prior", "placement_prior"),
+    ("placement_candidates", "placement_candidates"),
+    ("observe_boards", "observe_boards"),
+)
+
+
 def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
     """ValueError naming the first field that the core could not have produced."""
     radius = config.board_radius
-    got = (
-        int(rec["radius"]),
-        bool(rec["distinct_rotations"]),
-        bool(rec["forbid_doomed_tasks"]),
-        bool(rec["module_task_cards"]),
-        bool(rec["module_poi"]),
-        bool(rec["placement_prior"]),
-        bool(rec["placement_candidates"]),
-        bool(rec["observe_boards"]),
-    )
-    want = (
-        radius,
-        config.distinct_rotations,
-        config.forbid_doomed_tasks,
-        config.module_task_cards,
-        config.module_points_of_interest,
-        config.placement_prior,
-        config.placement_candidates,
-        config.observe_boards,
-    )
+    got = (int(rec["radius"]), *(bool(rec[field]) for field, _ in SWITCH_FIELDS))
+    want = (radius, *(getattr(config, name) for _, name in SWITCH_FIELDS))
     if got != want:
         fail(f"state config fields {got} differ from the env's config {want}")
-    switches = ("distinct_rotations", "forbid_doomed_tasks", "module_task_cards", "module_poi", "placement_prior")
-    for key in (*switches, "placement_candidates", "observe_boards"):
-        _in(rec, key, 0, 1)
+    for field, _ in SWITCH_FIELDS:
+        _in(rec, field, 0, 1)
     _header(rec)
     nc = num_cells(radius)
     revealed = _stacks(rec)
