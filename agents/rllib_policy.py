@@ -2,6 +2,9 @@
 
 ``make_agent("rllib:<checkpoint>", game)`` lands here via ``load_agent``. A checkpoint is either a whole
 training checkpoint (``tabuleiro train`` writes them under ``OUT/checkpoint``) or one RLModule's folder.
+A module trained in the candidate action space (``model_config["candidate_actions"]``: its action k is the
+k-th legal placement, ``envs.engine.candidate_actions``) is handed that space's mask and its choice mapped
+back to the game's action.
 """
 
 import json
@@ -13,6 +16,7 @@ import numpy as np
 import torch
 
 import envs
+from envs.engine.candidate_actions import CandidateActions
 
 # where an Algorithm checkpoint keeps the trained module (RLlib's checkpoint layout, new API stack)
 MODULE_SUBDIR = ("learner_group", "learner", "rl_module")
@@ -42,7 +46,15 @@ class RLlibAgent:
         self._keys = (OBS_KEY, MASK_KEY)
         self._rng = np.random.default_rng(seed)
         space = module.observation_space
-        self.sizes = (int(space[OBS_KEY].shape[0]), int(module.action_space.n))
+        choices = int(module.action_space.n)
+        config = getattr(module, "model_config", None)
+        mapped = config.get("candidate_actions") if isinstance(config, dict) else None
+        self.candidates: CandidateActions | None = None
+        if mapped is not None:  # the game's actions: the placements, then those past the rows
+            placements, rows = int(mapped["placements"]), int(mapped["rows"])
+            self.candidates = CandidateActions(choices - rows + placements, placements, rows)
+        num_actions = self.candidates.num_actions if self.candidates is not None else choices
+        self.sizes = (int(space[OBS_KEY].shape[0]), num_actions)  # in the game's terms
         module.eval()
 
     def _check_sizes(self, obs_size: int, num_actions: int) -> None:
@@ -63,13 +75,23 @@ class RLlibAgent:
             self._rng = np.random.default_rng(seed)
 
     def logits(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        """The module's masked action logits for one PettingZoo observation dict."""
+        """The module's masked logits of the game's actions for one PettingZoo observation dict (a candidate
+        module's logit of row k goes to the k-th legal placement)."""
         obs_key, mask_key = self._keys
+        game_mask = np.asarray(observation["action_mask"], dtype=np.float32)[None]
+        view = self.candidates
         obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
-        mask = torch.as_tensor(np.asarray(observation["action_mask"], dtype=np.float32)[None])
+        mask = torch.as_tensor(game_mask if view is None else view.masks(game_mask))
         with torch.no_grad():
             out = self.module.forward_inference({"obs": {obs_key: obs, mask_key: mask}})
-        return out["action_dist_inputs"][0].numpy().astype(np.float64)
+        logits = out["action_dist_inputs"][0].numpy().astype(np.float64)
+        if view is None:
+            return logits
+        full = np.full(view.num_actions, float(np.finfo(np.float32).min))
+        legal = np.flatnonzero(game_mask[0, : view.placements])
+        full[legal] = logits[: legal.size]
+        full[view.placements :] = logits[view.rows :]
+        return full
 
     def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
         mask = np.asarray(observation["action_mask"])

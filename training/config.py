@@ -18,6 +18,7 @@ from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 import envs
+from envs.engine.candidate_actions import candidate_actions_of
 from training.env_runner import PoolEnvRunner
 from training.learner_batch import EpisodeBatchGAE
 from training.masking_module import DEFAULT_CONV_FILTERS, MaskedPPOTorchRLModule, image_shape_of
@@ -63,6 +64,9 @@ class TrainSettings:
     # them; training.candidate_head)
     candidate_head: str | None = None
     candidate_hiddens: tuple[int, ...] = (64, 64)
+    # with candidate_head: the learner chooses a row (action k: the k-th legal placement, the one row k describes;
+    # envs.engine.candidate_actions), so its distribution has a logit per row, not one per game action
+    candidate_actions: bool = False
     pool: PoolWeights = field(default_factory=PoolWeights)
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
@@ -108,6 +112,8 @@ def _fits(value: Any, kind: Any) -> bool:
     """Whether a JSON value fits a TrainSettings annotation (int, float, str, None, unions, tuples)."""
     if kind is type(None):
         return value is None
+    if kind is bool:
+        return isinstance(value, bool)
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind is float:
@@ -189,9 +195,18 @@ def candidate_head_spec(s: TrainSettings) -> dict[str, Any]:
         "start": int(layout.offset(s.candidate_head)),
         "rows": int(shape[0]),
         "features": int(shape[1]),
-        "actions": int(actions),
+        # in the candidate action space the first ``rows`` actions are the rows' placements
+        "actions": int(shape[0]) if s.candidate_actions else int(actions),
         "hiddens": [int(h) for h in s.candidate_hiddens],
     }
+
+
+def candidate_actions_config(s: TrainSettings) -> dict[str, int]:
+    """``model_config["candidate_actions"]``: how a policy trained in the candidate action space maps its actions
+    to the game's (``placements`` leading game actions, ``rows`` candidate rows; ``agents.rllib_policy`` reads it)."""
+    game, _ = _game_with_piece(s, "candidate_head", s.candidate_head)
+    view = candidate_actions_of(game, s.candidate_head)
+    return {"placements": view.placements, "rows": view.rows}
 
 
 def snapshot_threshold(s: TrainSettings) -> float:
@@ -210,6 +225,7 @@ def make_env(env_config: dict[str, Any]) -> GameVectorEnv:
         shaping=env_config.get("shaping"),
         shaping_gamma=float(env_config.get("shaping_gamma", 1.0)),
         threads=int(env_config.get("threads", 1)),
+        candidate_actions=env_config.get("candidate_actions"),
         **dict(env_config.get("game_config") or {}),
     )
 
@@ -232,6 +248,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "shaping": s.shaping,
         "shaping_gamma": s.gamma,  # policy-invariant only with the learner's own discount
         "threads": s.env_threads,
+        "candidate_actions": s.candidate_head if s.candidate_actions else None,
         "league": {
             "threshold": snapshot_threshold(s),
             "min_games": s.snapshot_min_games,
@@ -253,10 +270,14 @@ def build_config(s: TrainSettings) -> PPOConfig:
         model_config = (model_config if isinstance(model_config, dict) else asdict(model_config)) | {
             "action_prior": action_prior_slice(s)
         }
+    if s.candidate_actions and s.candidate_head is None:
+        raise ValueError("candidate_actions needs candidate_head (the rows the learner's actions index)")
     if s.candidate_head is not None:
         model_config = (model_config if isinstance(model_config, dict) else asdict(model_config)) | {
             "candidate_head": candidate_head_spec(s)
         }
+        if s.candidate_actions:
+            model_config["candidate_actions"] = candidate_actions_config(s)
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (
         PPOConfig()

@@ -21,8 +21,9 @@ game is over.
 - ``pop_stats()``: games, wins (strictly first), score per opponent kind, learner and total
   decisions (opponents included) since the last call.
 
-- Observations: ``{"observations": float32[obs_size], "action_mask": float32[num_actions]}`` of the
-  learner's seat (RLlib's keys; the mask is all zeros in a finished game's last observation).
+- Observations: ``{"observations": float32[obs_size], "action_mask": float32[num_choices]}`` of the
+  learner's seat (RLlib's keys; ``num_choices``: the game's ``num_actions``, or the candidate action space's
+  size; the mask is all zeros in a finished game's last observation).
 - Rewards: the learner's game rewards since its previous decision (float32), as the game defines them;
   with ``shaping="duel_margin"`` (a ``training.shaping`` potential) plus potential-based shaping with
   ``shaping_gamma`` (the learner's discount). ``pop_stats`` counts the game's own rewards either way.
@@ -39,6 +40,11 @@ game is over.
 - ``truncations`` are always False: every game ends by its rules.
 - ``observe_into(obs, masks)``: the next ``reset``/``step`` writes its observations into arrays the
   caller owns (rows of a recording, say) and returns those; otherwise each call returns new arrays.
+- ``candidate_actions="placement_candidates"`` (a game whose observation piece of that name has a row per
+  legal placement, the Duel's): the learner and the outside policies choose in the candidate action space
+  (``envs.engine.candidate_actions``: action k the k-th legal placement, the one row k describes; then the
+  game's other actions), with masks of that space; the kernel, the opponents and recordings still see the
+  game's own actions.
 """
 
 import os
@@ -54,6 +60,7 @@ from gymnasium.vector.utils import batch_space
 
 from envs.batch import BatchEnv
 from envs.engine.aec import IllegalActionError
+from envs.engine.candidate_actions import candidate_actions_of
 from envs.engine.kernels import HEURISTIC_SLOT, OUTSIDE_SLOT, RANDOM_SLOT
 from training.shaping import Shaper
 
@@ -116,6 +123,7 @@ class GameVectorEnv(VectorEnv):
         record_opponent_actions: bool = False,
         shaping: str | None = None,
         shaping_gamma: float = 1.0,
+        candidate_actions: str | None = None,
         **config: Any,
     ) -> None:
         self.weights = opponent_weights(opponents)
@@ -126,14 +134,17 @@ class GameVectorEnv(VectorEnv):
         self.num_players = self.game.num_players
         self._k = self.batch._k
         self.has_compiled_heuristic = bool(self._k.HAS_COMPILED_HEURISTIC)
+        # the learner's actions: the game's, or one per candidate row and then the game's others
+        self.candidates = candidate_actions_of(self.game, candidate_actions) if candidate_actions else None
+        self.num_choices = self.candidates.size if self.candidates is not None else self.game.num_actions
         lo, hi = self.game.obs_bounds()
         self.single_observation_space = gym.spaces.Dict(
             {
                 OBS_KEY: gym.spaces.Box(lo, hi, (self.game.obs_size,), np.float32),
-                MASK_KEY: gym.spaces.Box(0.0, 1.0, (self.game.num_actions,), np.float32),
+                MASK_KEY: gym.spaces.Box(0.0, 1.0, (self.num_choices,), np.float32),
             }
         )
-        self.single_action_space = gym.spaces.Discrete(self.game.num_actions)
+        self.single_action_space = gym.spaces.Discrete(self.num_choices)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
@@ -150,7 +161,9 @@ class GameVectorEnv(VectorEnv):
         self._played_count = np.zeros(n, np.int64)
         self._record = bool(record_opponent_actions)
         self._recorded: list[list[int]] = [[] for _ in range(n)]
-        self._masks = np.zeros((n, self.game.num_actions), np.int8)
+        self._masks = np.zeros((n, self.game.num_actions), np.int8)  # the game's, of the learner's seat
+        # the learner's masks: the game's, or those of the candidate action space
+        self._choices = self._masks if self.candidates is None else np.zeros((n, self.num_choices), np.int8)
         self._outside_obs = np.zeros((n, self.game.obs_size), np.float32)
         self._outside_masks = np.zeros_like(self._masks)
         self.policies: dict[str, Policy] = {}  # "self" and snapshot names -> outside policy
@@ -324,14 +337,16 @@ class GameVectorEnv(VectorEnv):
             raise ValueError(f"actions must be an integer array of shape ({n},), got {a.dtype} {a.shape}")
         restarting = self._dones.astype(bool)
         live = ~restarting
-        if live.any() and (a[live].min() < 0 or a[live].max() >= self.game.num_actions):
-            raise ValueError(f"actions must be in [0, {self.game.num_actions})")
+        if live.any() and (a[live].min() < 0 or a[live].max() >= self.num_choices):
+            raise ValueError(f"actions must be in [0, {self.num_choices})")
         a = np.where(live, a, 0).astype(np.int64)
-        illegal = np.flatnonzero(live & (self._masks[np.arange(n), a] == 0))
+        illegal = np.flatnonzero(live & (self._choices[np.arange(n), a] == 0))
         if illegal.size:
-            shown = ", ".join(f"game {i}: {self.game.action_name(int(a[i]))!r}" for i in illegal[:5])
+            shown = ", ".join(f"game {i}: {self._choice_name(int(a[i]))!r}" for i in illegal[:5])
             more = f" and {illegal.size - 5} more" if illegal.size > 5 else ""
             raise IllegalActionError(f"illegal actions in {illegal.size} game(s) ({shown}{more}); no game was stepped")
+        if self.candidates is not None and live.any():
+            a[live] = self.candidates.game_actions(self._masks[live], a[live])
         self._stats["learner_decisions"] += int(live.sum())
         self._stats["decisions"] += int(live.sum())
         self._play(a)
@@ -345,6 +360,13 @@ class GameVectorEnv(VectorEnv):
         return obs, rewards.astype(np.float32), terminated, truncated, self._infos(restarting)
 
     # internals -------------------------------------------------------------------------
+    def _choice_name(self, a: int) -> str:
+        if self.candidates is None or a >= self.candidates.rows:
+            return self.game.action_name(
+                a if self.candidates is None else a - self.candidates.size + self.game.num_actions
+            )
+        return f"candidate {a}"
+
     def _play(self, actions: np.ndarray) -> None:
         """The learner's actions, then opponents until the learner is to act: outside policies in batches."""
         if self._record:
@@ -370,10 +392,17 @@ class GameVectorEnv(VectorEnv):
     def _act(self, sel: np.ndarray, outside: np.ndarray, policy: Policy, who: str) -> None:
         """``policy``'s actions in the games ``sel`` into ``outside``, checked legal."""
         masks = self._outside_masks[sel]
-        chosen = np.asarray(policy(self._outside_obs[sel], masks.astype(np.float32)))
-        if chosen.shape != (int(sel.sum()),) or not (masks[np.arange(chosen.size), chosen] > 0).all():
+        choices = self.candidates.masks(masks) if self.candidates is not None else masks.astype(np.float32)
+        chosen = np.asarray(policy(self._outside_obs[sel], choices))
+        if (
+            chosen.shape != (int(sel.sum()),)
+            or not np.issubdtype(chosen.dtype, np.integer)
+            or chosen.min(initial=0) < 0
+            or chosen.max(initial=0) >= self.num_choices
+            or not (choices[np.arange(chosen.size), chosen] > 0).all()
+        ):
             raise IllegalActionError(f"the {who} policy chose an illegal action")
-        outside[sel] = chosen
+        outside[sel] = self.candidates.game_actions(masks, chosen) if self.candidates is not None else chosen
 
     def _advance(self, actions: np.ndarray, resume: bool) -> None:
         with self.batch._threads():
@@ -406,10 +435,10 @@ class GameVectorEnv(VectorEnv):
 
     def observe_into(self, obs: np.ndarray, masks: np.ndarray) -> None:
         """The next ``reset``/``step`` writes its observations into ``obs`` (float32, ``(num_envs, obs_size)``)
-        and ``masks`` (float32, ``(num_envs, num_actions)``), C-contiguous arrays the caller owns, and returns
+        and ``masks`` (float32, ``(num_envs, num_choices)``), C-contiguous arrays the caller owns, and returns
         them: a recorder saves a copy of 97 KB a game per step for the Duel. Once; later calls make new arrays."""
         n = self.num_envs
-        for name, a, shape in (("obs", obs, (n, self.game.obs_size)), ("masks", masks, (n, self.game.num_actions))):
+        for name, a, shape in (("obs", obs, (n, self.game.obs_size)), ("masks", masks, (n, self.num_choices))):
             if not isinstance(a, np.ndarray) or a.dtype != np.float32 or a.shape != shape or not a.flags.c_contiguous:
                 got = f"{a.dtype} {a.shape}" if isinstance(a, np.ndarray) else type(a).__name__
                 raise ValueError(f"observe_into: {name} must be C-contiguous float32 of shape {shape}, got {got}")
@@ -417,12 +446,14 @@ class GameVectorEnv(VectorEnv):
 
     def _observe(self) -> dict[str, np.ndarray]:
         if self._into is None:
-            obs, masks = np.empty_like(self._outside_obs), np.empty(self._masks.shape, np.float32)
+            obs, masks = np.empty_like(self._outside_obs), np.empty(self._choices.shape, np.float32)
         else:
             (obs, masks), self._into = self._into, None
         with self.batch._threads():
             self._k.batch_observe_seats(self.batch.states, self.learner_seats, obs, self._masks)
-        np.copyto(masks, self._masks)
+        if self.candidates is not None:
+            self.candidates.masks_into(self._masks, self._choices)
+        np.copyto(masks, self._choices)
         return {OBS_KEY: obs, MASK_KEY: masks}
 
     def _infos(self, started: np.ndarray) -> dict[str, np.ndarray]:

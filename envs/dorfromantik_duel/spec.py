@@ -65,6 +65,8 @@ SPEC = GameSpec(
         "game_config": {"placement_candidates": True, "observe_boards": False},
         "candidate_head": "placement_candidates",
         "candidate_hiddens": (64,),
+        # the learner's action k is the k-th legal placement (row k): ~900 logits, not 6,535
+        "candidate_actions": True,
         "train_batch_size": 4000,
         "minibatch_size": 1000,
         "num_epochs": 1,

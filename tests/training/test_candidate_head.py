@@ -312,9 +312,18 @@ def test_the_candidate_settings_come_through_set_and_json(monkeypatch, tmp_path)
 
     given = {"candidate_head": "placement_candidates", "candidate_hiddens": [32, 16]}
     assert checked_overrides(given) == {"candidate_head": "placement_candidates", "candidate_hiddens": (32, 16)}
-    for bad, message in [({"candidate_hiddens": [32, "x"]}, r"tuple\[int, ...\]"), ({"candidate_head": 3}, "str")]:
+    assert checked_overrides({"candidate_actions": True}) == {"candidate_actions": True}
+    for bad, message in [
+        ({"candidate_hiddens": [32, "x"]}, r"tuple\[int, ...\]"),
+        ({"candidate_head": 3}, "str"),
+        ({"candidate_actions": 1}, "bool"),
+    ]:
         with pytest.raises(ValueError, match=message):
             checked_overrides(bad)
+    from training.config import build_config
+
+    with pytest.raises(ValueError, match="candidate_actions needs candidate_head"):
+        build_config(settings_for("capivari", candidate_actions=True))
     s = settings_for("capivari", candidate_head="placement_candidates", candidate_hiddens=(32, 16))
     assert settings_from_json(json.loads(json.dumps(settings_to_json(s)))) == s
     seen = {}
@@ -329,27 +338,32 @@ def test_the_candidate_settings_come_through_set_and_json(monkeypatch, tmp_path)
     assert seen["s"].candidate_head == "placement_candidates" and seen["s"].candidate_hiddens == (32,)
 
 
-def test_the_duels_placement_candidates_reach_the_module_and_only_legal_actions_get_mass():
+@pytest.mark.parametrize("candidate_actions", [False, True])
+def test_the_duels_placement_candidates_reach_the_module_and_only_legal_actions_get_mass(candidate_actions):
     import envs
-    from training.config import build_config, settings_for
-    from training.vector_env import GameVectorEnv
+    from training.config import build_config, make_env, settings_for
 
-    # the preset's observation (candidates, no boards) on a smaller board
-    s = settings_for("dorfromantik_duel", game_config={"board_radius": 9}, candidate_head="placement_candidates")
+    # the preset's observation (candidates, no boards) on a smaller board, in either action space
+    s = settings_for("dorfromantik_duel", game_config={"board_radius": 9}, candidate_actions=candidate_actions)
     game_config = s.game_config
     assert game_config == {"placement_candidates": True, "observe_boards": False, "board_radius": 9}
     game = envs.make("dorfromantik_duel", **game_config).game
-    model_config = build_config(s).rl_module_spec.model_config
+    config = build_config(s)
+    model_config = config.rl_module_spec.model_config
     lay = game.observation_layout()
     rows, features = lay.shape("placement_candidates")
     assert model_config["candidate_head"] == {
         "start": lay.offset("placement_candidates"),
         "rows": rows,
         "features": features,
-        "actions": game.candidate_actions,
+        "actions": rows if candidate_actions else game.candidate_actions,
         "hiddens": list(s.candidate_hiddens),
     }
-    env = GameVectorEnv("dorfromantik_duel", 4, **game_config)
+    assert model_config.get("candidate_actions") == (
+        {"placements": game.candidate_actions, "rows": rows} if candidate_actions else None
+    )
+    env = make_env(config.env_config | {"num_envs": 4})
+    assert env.single_action_space.n == (rows + 1 if candidate_actions else game.num_actions)
     torch.manual_seed(0)
     module = MaskedPPOTorchRLModule(
         observation_space=env.single_observation_space,
@@ -363,3 +377,39 @@ def test_the_duels_placement_candidates_reach_the_module_and_only_legal_actions_
         assert torch.all(probs[b[Columns.OBS][MASK_KEY] == 0] == 0.0)
         assert torch.isfinite(module.compute_values(b)).all()
         obs, *_ = env.step(torch.multinomial(probs, 1)[:, 0].numpy())
+
+
+def test_an_agent_trained_on_candidate_actions_plays_the_game_actions_of_its_rows(tmp_path):
+    """Module actions: K rows, then the EXTRA others; the agent gets the game's masks of A + EXTRA actions."""
+    from agents.rllib_policy import RLlibAgent, load_module
+
+    config = head_config() | {"candidate_actions": {"placements": A, "rows": K}}
+    config["candidate_head"] = config["candidate_head"] | {"actions": K}
+    lay = layout()
+    choice_space = gym.spaces.Dict(
+        {
+            OBS_KEY: gym.spaces.Box(-1, 1, (lay.size,), np.float32),
+            MASK_KEY: gym.spaces.Box(0, 1, (K + EXTRA,), np.float32),
+        }
+    )
+    torch.manual_seed(0)
+    module = MaskedPPOTorchRLModule(
+        observation_space=choice_space, action_space=gym.spaces.Discrete(K + EXTRA), model_config=config
+    )
+    module.save_to_path(str(tmp_path / "m"))
+    agent = RLlibAgent(load_module(tmp_path / "m"), explore=True, seed=1)
+    game_mask = np.zeros(N_ACT, np.int8)
+    game_mask[[2, 7, 9, A + 1]] = 1  # three placements (rows 0, 1, 2) and the second other action
+    obs = observations(torch.as_tensor(game_mask[None], dtype=torch.float32))[0].numpy()
+    choice_mask = torch.tensor([[1, 1, 1, 0, 0, 1, 0]], dtype=torch.float32)
+    own = logits_of(module, torch.as_tensor(obs[None]), choice_mask)[0].double().numpy()
+    got = agent.logits({"observation": obs, "action_mask": game_mask})
+    np.testing.assert_array_equal(got[[2, 7, 9, A + 1]], own[[0, 1, 2, K + 1]])
+    assert (got[game_mask == 0] == np.finfo(np.float32).min).all()
+    picks = {agent.act({"observation": obs, "action_mask": game_mask}) for _ in range(200)}
+    assert picks == {2, 7, 9, A + 1}
+    agent.explore = False
+    best = int(np.argmax(np.where(choice_mask[0].numpy() > 0, own, -np.inf)))
+    assert agent.act({"observation": obs, "action_mask": game_mask}) == [2, 7, 9, -1, A, A + 1, A + 2][best]
+    with pytest.raises(ValueError, match=f"trained on observations of {lay.size} and {N_ACT} actions"):
+        agent.act({"observation": obs, "action_mask": np.zeros(N_ACT + 1, np.int8)})

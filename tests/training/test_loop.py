@@ -44,9 +44,11 @@ def test_duel_preset_candidate_head_and_shaping_reach_the_config():
         "start": layout.offset("placement_candidates"),
         "rows": MAX_CANDIDATES,
         "features": CANDIDATE.size,
-        "actions": 33 * 33 * 6,
+        "actions": MAX_CANDIDATES,  # the learner's first actions are the rows (candidate_actions)
         "hiddens": list(s.candidate_hiddens),
     }
+    assert model["candidate_actions"] == {"placements": 33 * 33 * 6, "rows": MAX_CANDIDATES}
+    assert config.env_config["candidate_actions"] == "placement_candidates"
     assert config.env_config["shaping"] == "duel_score" and config.env_config["shaping_gamma"] == s.gamma
     assert config.env_config["threads"] == 1 and build_config(replace(s, env_threads=2)).env_config["threads"] == 2
     assert build_config(settings_for("capivari")).env_config["shaping"] is None  # off unless a preset asks
@@ -111,7 +113,7 @@ def test_an_action_prior_reaches_the_module_where_the_observation_holds_it():
 
     def prior_settings(game_config: dict, piece: str):
         given = settings_for("dorfromantik_duel", game_config=plain | game_config, action_prior=piece)
-        return replace(given, candidate_head=None)
+        return replace(given, candidate_head=None, candidate_actions=False)
 
     s = prior_settings({"placement_prior": True, "board_radius": 9}, "placement_prior")
     layout = envs.make("dorfromantik_duel", placement_prior=True, board_radius=9).game.observation_layout()
