@@ -3,7 +3,7 @@ place in ``order``): the area's root (its earliest tile), and at the root a size
 count of open edges. Indexing by tile, not by cell, keeps the record small whatever the board.
 
 A placement merges areas in place (``join_areas``); ``relabel_areas`` is the plain flood fill
-that gives the same result (scenarios, state checks, and search agents taking a tile back)."""
+that gives the same result (scenarios and state checks)."""
 
 # numba functions take state records and arrays, typed by numba rather than by hints
 

@@ -1,5 +1,6 @@
 """The observation's optional ``placement_candidates`` piece: what each legal placement of this turn's tile
-would do to my board, one row per placement, computed by the rules themselves on a copy of the record.
+would do to my board, one row per placement, computed by the rules themselves on a copy of the record (each
+placement tried and taken back: simulation.py).
 
 Row k describes the k-th legal placement in action order (the k-th 1 of the mask among the ``place``
 actions), so a network scores each row and the scores go to those actions; rows past the legal
@@ -11,7 +12,6 @@ territories, edges matched and mismatched, the neighbourhood (seeds/dorfromantik
 
 # numba functions take state records and arrays, typed by numba rather than by hints
 
-import numpy as np
 from numba import njit
 
 from envs.dorfromantik_duel.areas import territory
@@ -20,10 +20,17 @@ from envs.dorfromantik_duel.module_poi import matching_edges
 from envs.dorfromantik_duel.placement import MAX_LISTED
 from envs.dorfromantik_duel.prospects import board_prospects
 from envs.dorfromantik_duel.rules import NUM_ROT, PH_PLACE
-from envs.dorfromantik_duel.scoring import score_board
-from envs.dorfromantik_duel.simulation import occupied_neighbours, try_placement
+from envs.dorfromantik_duel.simulation import (
+    begin_trials,
+    new_trial,
+    occupied_neighbours,
+    score_board,
+    take_back,
+    trial_prospects,
+    try_placement,
+)
 from envs.engine.layout import ObsLayout
-from envs.engine.record import copy_record, one_record_like
+from envs.engine.record import one_record_like
 
 MAX_CANDIDATES = MAX_LISTED  # legal placements never exceed every rotation of every frontier cell
 LANDSCAPE_KINDS = 3  # area kinds 0..2: forest, grain, village (rules.NUM_KINDS)
@@ -64,19 +71,26 @@ def observe_placement_candidates(s, seat: int, obs, o: int, mask) -> None:
     my board and the tile on the table only (public), draws nothing."""
     if s.done or s.phase != PH_PLACE:
         return
-    n = pass_action(s)
-    state = one_record_like(s)
-    work = np.empty_like(state)
-    copy_record(state, work)
-    score_board(work[0], seat)
-    _, total0, progress0, cancelled0, flags0, mismatches0 = board_prospects(work[0], seat, 0.0, 0.0, 0.0, 0.0)
+    candidate_rows(one_record_like(s), seat, obs, o, mask)
+
+
+@njit(cache=True)
+def candidate_rows(work, seat: int, obs, o: int, mask) -> None:
+    """``observe_placement_candidates`` on ``work``, a one-record copy of the state (left rescored): each
+    placement tried on it and taken back."""
+    w = work[0]  # a view: ``work`` (an argument) keeps its record alive
+    n = pass_action(w)
+    score_board(w, seat)
+    _, total0, progress0, cancelled0, flags0, mismatches0 = board_prospects(w, seat, 0.0, 0.0, 0.0, 0.0)
+    trial = new_trial()
+    begin_trials(w, seat, trial)
     k = 0
     for a in range(n):
         if not mask[a]:
             continue
-        w = try_placement(state, work, seat, a)
+        try_placement(w, seat, a, trial)
         c = a // NUM_ROT
-        _, total, progress, cancelled, flags, mismatches = board_prospects(w, seat, 0.0, 0.0, 0.0, 0.0)
+        _, total, progress, cancelled, flags, mismatches = trial_prospects(w, seat, trial, 0.0, 0.0, 0.0, 0.0)
         largest = 1
         for kind in range(LANDSCAPE_KINDS):
             largest = max(largest, territory(w, seat, kind, c)[0])
@@ -89,4 +103,5 @@ def observe_placement_candidates(s, seat: int, obs, o: int, mask) -> None:
         obs[row + F_MATCHES] = matching_edges(w, seat, c) / 6.0
         obs[row + F_NEIGHBOURS] = occupied_neighbours(w, seat, c) / 6.0
         obs[row + F_TERRITORY] = min(1.0, largest / 10.0)
+        take_back(w, seat, trial)
         k += 1

@@ -103,6 +103,17 @@ def occupied_neighbours(s, p: int, c: int) -> int:
 
 
 @njit(cache=True)
+def mismatched_edges(s, p: int, c: int) -> int:
+    """Edges of the tile at c that meet a different terrain on a neighbouring tile."""
+    m = 0
+    for d in range(NUM_ROT):
+        nb = next_cell(s, p, c, d)
+        if nb >= 0 and s.cell_tile[p, nb] != NO_TILE and s.cell_edge[p, nb, (d + 3) % NUM_ROT] != s.cell_edge[p, c, d]:
+            m += 1
+    return m
+
+
+@njit(cache=True)
 def pass_action(s) -> int:
     """The ``pass`` action of this state's board; Module 2's decisions follow it (rules.EXTRA_NAMES)."""
     return (2 * s.radius + 1) ** 2 * NUM_ROT

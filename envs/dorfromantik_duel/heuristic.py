@@ -1,8 +1,8 @@
 """Dorfromantik: The Duel heuristic: greedy placement on a board value.
 
-Each legal placement (cell and rotation) of this turn's tile is tried on a copy of my
-board with the rules' own ``place_tile`` and ``score_board`` (simulation.py: task markers complete or
-cancel exactly as in the rules), and scored by how much it raises the board value:
+Each legal placement (cell and rotation) of this turn's tile is tried on my board with the rules'
+own ``place_tile`` and ``score_board`` and taken back (simulation.py: task markers complete or cancel
+exactly as in the rules), and scored by how much it raises the board value:
 
 - **immediate points**: the score pad (completed tasks, closed flag territories, longest
   track and stream);
@@ -45,9 +45,13 @@ from envs.dorfromantik_duel.rules import (
     X_POI,
 )
 from envs.dorfromantik_duel.simulation import (
+    begin_trials,
     matching_edges,
+    new_trial,
     play_special,
     score_board,
+    take_back,
+    trial_prospects,
     try_placement,
 )
 from envs.engine.record import copy_record
@@ -65,13 +69,25 @@ def board_value(s: np.void, p: int) -> float:
 
 
 @njit(cache=True)
+def placement_value(s: np.void, p: int, a: int, trial: np.ndarray) -> float:
+    """``board_value(s, p)`` if placement ``a`` of this turn's tile were made, found by making it and taking it
+    back (``try_placement``, ``take_back``; ``trial`` from ``begin_trials(s, p, trial)``): ``s`` is left as it was."""
+    try_placement(s, p, a, trial)
+    v = trial_prospects(s, p, trial, TASK_PROMISE, CANCEL_PENALTY, FLAG_PROMISE, MISMATCH_COST)[0]
+    take_back(s, p, trial)
+    return v
+
+
+@njit(cache=True)
 def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarray, out: np.ndarray) -> None:
     """``out[a]``: the rise of my board value if legal placement ``a`` of this turn's tile is made
-    (0 for ``pass``); each placement is made on ``work``, a fresh copy of ``state`` (``try_placement``)."""
+    (0 for ``pass``); each placement is tried on ``work``, a copy of ``state``, and taken back (``placement_value``)."""
     copy_record(state, work)
     s = work[0]
     score_board(s, seat)
     before = board_value(s, seat)
+    trial = new_trial()
+    begin_trials(s, seat, trial)
     pass_a = pass_action(s)
     for a in range(mask.shape[0]):
         out[a] = -1e18
@@ -80,7 +96,7 @@ def placement_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.nd
         if a >= pass_a:  # pass: only legal when nothing else is
             out[a] = 0.0
             continue
-        out[a] = board_value(try_placement(state, work, seat, a), seat) - before
+        out[a] = placement_value(s, seat, a, trial) - before
 
 
 @njit(cache=True)

@@ -240,30 +240,6 @@ def grow_frontier(s, p: int, c: int) -> int:
 
 
 @njit(cache=True)
-def shrink_frontier(s, p: int, c: int, at: int, n_before: int) -> None:
-    """Undo ``grow_frontier`` once the tile at c was taken back: c's neighbours forget its lines,
-    c returns to its former place ``at`` (-1: it was not in the frontier) and the frontier to its
-    former length."""
-    for d in range(NUM_ROT):
-        nb = next_cell(s, p, c, d)
-        if nb < 0 or s.cell_tile[p, nb] != NO_TILE:
-            continue
-        i = frontier_place(s, p, nb)
-        keep = ~(3 << (LINE_BITS * ((d + 3) % NUM_ROT)))
-        s.frontier_code[p, i] &= keep
-        s.frontier_mask[p, i] &= keep
-    for i in range(n_before, s.n_frontier[p]):
-        set_frontier(s, p, i, -1, 0, 0)
-    if at >= 0:
-        for i in range(n_before - 1, at, -1):
-            set_frontier(s, p, i, s.frontier[p, i - 1], s.frontier_code[p, i - 1], s.frontier_mask[p, i - 1])
-        facing = np.empty(NUM_ROT, np.int64)
-        _, code, mask = facing_lines(s, p, c, facing)
-        set_frontier(s, p, at, c, code, mask)
-    s.n_frontier[p] = n_before
-
-
-@njit(cache=True)
 def index_board(s, p: int) -> None:
     """``cell_index`` and the frontier rebuilt from p's ``order`` (after a scenario wrote the board)."""
     s.cell_index[p, :] = -1

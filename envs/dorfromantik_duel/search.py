@@ -10,8 +10,9 @@ little. The search is therefore a flat, determinized greedy lookahead on top of 
   markers resampled: the next tiles are drawn from what is still unseen), makes one
   candidate placement, then plays ``LOOKAHEAD_TURNS`` more turns in which both seats place
   greedily on the heuristic's board value (``greedy_action``: each placement tried with the
-  rules' ``place_tile`` (simulation.py) and taken back, among the ``SHORTLIST`` best by edge matches, or the
-  ``OPPONENT_SHORTLIST`` best for the opponent, whose board only steers when task tiles come);
+  rules' ``place_tile`` and taken back, ``heuristic.placement_value``, among the ``SHORTLIST``
+  best by edge matches, or the ``OPPONENT_SHORTLIST`` best for the opponent, whose board only
+  steers when task tiles come);
 - the leaf is scored by my board value (pad total plus open tasks and flag territories,
   minus mismatched edges; at the end of the game the pad total alone, plus the result)
   against the pace of the turn, squashed into [0, 1]. Each seat's utility is its own board
@@ -26,18 +27,16 @@ import numpy as np
 from numba import njit
 
 from envs.dorfromantik_duel.core import determinize, legal_into, step  # noqa: F401
-from envs.dorfromantik_duel.heuristic import action_values, board_value
+from envs.dorfromantik_duel.heuristic import action_values, board_value, placement_value
 from envs.dorfromantik_duel.kernels import pick_random_action, random_playout  # noqa: F401
-from envs.dorfromantik_duel.rules import MK_NONE, NUM_KINDS, NUM_MARKER_TYPES, NUM_ROT, PH_PLACE
+from envs.dorfromantik_duel.rules import NUM_ROT, PH_PLACE
 from envs.dorfromantik_duel.simulation import (
-    MAX_PLACED,
     NO_TILE,
+    begin_trials,
     neighbour,
-    place_tile,
+    new_trial,
     play_action,
-    relabel_areas,
     score_board,
-    shrink_frontier,
     tile_edge,
 )
 from envs.engine.rng import splitmix64
@@ -76,74 +75,6 @@ def utility(s: np.void, returns: np.ndarray, util: np.ndarray) -> None:
             util[p] = part
 
 
-_KEEP = MAX_PLACED + 48  # scratch for placement_value: marker states of the placed cells, then the pad
-
-
-@njit(cache=True)
-def placement_value(s: np.void, p: int, c: int, rot: int, keep: np.ndarray) -> float:
-    """``board_value(s, p)`` if this turn's tile went to cell c turned rot, found by placing it with
-    the rules' ``place_tile`` (simulation.py) and taking it back: ``s`` is left exactly as it was (no record copy)."""
-    n = s.n_placed[p]
-    tile = s.tile
-    for i in range(n):
-        keep[i] = s.cell_mk_state[p, s.order[p, i]]
-    o = MAX_PLACED
-    module = (s.last_cell[p], s.ask_heart[p], s.ask_photo[p], s.poi_due[p], s.milestones[p])  # Module 2
-    for t in range(NUM_MARKER_TYPES):
-        keep[o + t] = s.task_points[p, t]
-        keep[o + 7 + t] = s.tasks_done[p, t]
-        keep[o + 14 + t] = s.tasks_cancelled[p, t]
-    for f in range(3):
-        keep[o + 21 + f] = s.flag_points[p, f]
-    keep[o + 24] = s.longest[p, 0]
-    keep[o + 25] = s.longest[p, 1]
-    keep[o + 26] = s.total[p]
-    keep[o + 27] = s.open_markers[p]
-    keep[o + 28] = s.extent[p]
-    keep[o + 29] = s.used[p, tile]
-    for k in range(NUM_KINDS):
-        keep[o + 30 + k] = s.area_size[p, k, n]
-        keep[o + 35 + k] = s.area_open[p, k, n]
-    n_frontier = s.n_frontier[p]
-    at = -1
-    for i in range(n_frontier):
-        if s.frontier[p, i] == c:
-            at = i
-    place_tile(s, p, c, rot)
-    score_board(s, p)
-    v = board_value(s, p)
-    s.cell_tile[p, c] = NO_TILE
-    s.cell_rot[p, c] = 0
-    s.cell_edge[p, c, :] = 0
-    s.cell_mk_type[p, c] = -1
-    s.cell_mk_value[p, c] = 0
-    s.cell_mk_state[p, c] = MK_NONE
-    s.order[p, n] = -1
-    s.cell_index[p, c] = -1
-    s.n_placed[p] = n
-    shrink_frontier(s, p, c, at, n_frontier)
-    for i in range(n):
-        s.cell_mk_state[p, s.order[p, i]] = keep[i]
-    for t in range(NUM_MARKER_TYPES):
-        s.task_points[p, t] = keep[o + t]
-        s.tasks_done[p, t] = keep[o + 7 + t]
-        s.tasks_cancelled[p, t] = keep[o + 14 + t]
-    for f in range(3):
-        s.flag_points[p, f] = keep[o + 21 + f]
-    s.longest[p, 0] = keep[o + 24]
-    s.longest[p, 1] = keep[o + 25]
-    s.total[p] = keep[o + 26]
-    s.open_markers[p] = keep[o + 27]
-    s.extent[p] = keep[o + 28]
-    s.used[p, tile] = keep[o + 29]
-    relabel_areas(s, p)
-    for k in range(NUM_KINDS):
-        s.area_size[p, k, n] = keep[o + 30 + k]
-        s.area_open[p, k, n] = keep[o + 35 + k]
-    s.last_cell[p], s.ask_heart[p], s.ask_photo[p], s.poi_due[p], s.milestones[p] = module
-    return v
-
-
 @njit(cache=True)
 def edge_score(s: np.void, p: int, c: int, rot: int) -> float:
     """Touching edges this placement matches minus those it mismatches (a cheap first look)."""
@@ -178,14 +109,13 @@ def greedy_action(s: np.void, mask: np.ndarray, r: np.uint64, shortlist: int) ->
                 0.5 / 9007199254740992.0
             )
         acts = acts[np.argsort(-quick)[:shortlist]]
-    keep = np.empty(_KEEP, np.int64)
+    trial = new_trial()
+    begin_trials(s, p, trial)
     best = acts[0]
     best_v = -1e18
     for i in range(acts.shape[0]):
         r = splitmix64(r)
-        v = placement_value(s, p, acts[i] // NUM_ROT, acts[i] % NUM_ROT, keep) + (r >> np.uint64(11)) * (
-            1e-6 / 9007199254740992.0
-        )
+        v = placement_value(s, p, acts[i], trial) + (r >> np.uint64(11)) * (1e-6 / 9007199254740992.0)
         if v > best_v:
             best_v = v
             best = acts[i]
