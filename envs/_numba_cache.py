@@ -3,10 +3,17 @@
 numba invalidates a cached function only when its own file changes, not when a
 function it calls (in another file) does, so a stale cache could run old rules.
 Keying the folder by a digest of every compiled source (and what it imports) rules that out.
+
+numba names each compiled function by a per-process counter (``FunctionIdentity``'s ``qualname$uid``,
+numba issue #10486): two processes writing one cache folder (``pytest -n 2``, Ray workers) can give two
+specializations (a Duel record of radius 16 and one of 9) the same symbol, and a process loading both
+links the wrong one (seen here: wrong values, ``free(): invalid next size``). ``distinct_function_ids``
+starts each process's counter at a random 62-bit offset, so names from different processes do not meet.
 """
 
 import ast
 import hashlib
+import itertools
 import os
 import re
 import sys
@@ -92,4 +99,13 @@ def configure_numba_cache() -> str:
     return folder
 
 
+def distinct_function_ids() -> None:
+    """Start numba's function counter of this process at a random offset (module docstring); again in a fork."""
+    from numba.core.bytecode import FunctionIdentity
+
+    FunctionIdentity._unique_ids = itertools.count(int.from_bytes(os.urandom(8), "little") >> 2)
+
+
+distinct_function_ids()
+os.register_at_fork(after_in_child=distinct_function_ids)
 NUMBA_CACHE_FOLDER = configure_numba_cache()
