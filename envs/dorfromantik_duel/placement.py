@@ -147,10 +147,12 @@ def put_tile(s, p: int, tile: int, c: int, rot: int) -> None:
     s.order[p, s.n_placed[p]] = c
     s.cell_index[p, c] = s.n_placed[p]
     s.n_placed[p] += 1
+    # the extent first: grow_frontier reads the neighbours of c's neighbours, which next_cell finds by
+    # unchecked arithmetic only while the extent says they are on the board
+    s.extent[p] = max(s.extent[p], hex_steps(s.radius, c))
     grow_frontier(s, p, c)
     if tile < NUM_TILES:
         s.used[p, tile] = 1
-    s.extent[p] = max(s.extent[p], hex_steps(s.radius, c))
 
 
 @njit(cache=True)
