@@ -77,8 +77,6 @@ TRIAL_DTYPE = np.dtype(
         ("frontier", np.int16, (MAX_FRONTIER,)),  # the first n_frontier + 6 places'
         ("frontier_code", np.int16, (MAX_FRONTIER,)),
         ("frontier_mask", np.int16, (MAX_FRONTIER,)),
-        ("last_code", np.int16),  # frontier_code, frontier_mask at MAX_FRONTIER - 1 (see take_back)
-        ("last_mask", np.int16),
         ("n_open", np.int64),
         ("open_cells", np.int16, (MAX_PLACED,)),  # cells of open markers (a placement may settle them)
         ("n_cells", np.int64),
@@ -142,8 +140,6 @@ def begin_trials(s, p: int, trial) -> None:
         t.frontier[i] = s.frontier[p, i]
         t.frontier_code[i] = s.frontier_code[p, i]
         t.frontier_mask[i] = s.frontier_mask[p, i]
-    t.last_code = s.frontier_code[p, MAX_FRONTIER - 1]
-    t.last_mask = s.frontier_mask[p, MAX_FRONTIER - 1]
     n_open = 0
     n_cells = 0
     for i in range(n):
@@ -232,9 +228,6 @@ def take_back(s, p: int, trial) -> None:
         s.frontier_code[p, i] = t.frontier_code[i]
         s.frontier_mask[p, i] = t.frontier_mask[i]
     s.n_frontier[p] = t.n_frontier
-    # next to the rim, grow_frontier may miss a neighbour in the frontier and write its lines at index -1
-    s.frontier_code[p, MAX_FRONTIER - 1] = t.last_code
-    s.frontier_mask[p, MAX_FRONTIER - 1] = t.last_mask
     for i in range(t.n_open):
         s.cell_mk_state[p, t.open_cells[i]] = MK_OPEN
     s.used[p, t.tile] = t.used
