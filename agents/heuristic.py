@@ -1,7 +1,8 @@
-"""The heuristic agent: a game's rule of thumb (``envs/<game>/heuristic.py``) behind the agent protocol.
+"""The heuristic agent: a game's rule of thumb (``Game.action_values_fn``) behind the agent protocol.
 
 What every game's heuristic shares lives here: a seeded, determinized look at the table and a
-tie-break. The game's part is its ``Heuristic`` class with ``values(state, seat, observation)``.
+tie-break. The game's part is its compiled ``action_values(state, work, seat, mask, out)``, the one
+the vector env's heuristic opponent plays too.
 """
 
 from typing import Any
@@ -14,7 +15,7 @@ import envs
 class HeuristicAgent:
     """Scores each legal action with the game's rule of thumb and plays the best (ties: seeded random).
 
-    ``values(state, seat, observation)`` is the game's part. ``state`` is a one-record array that
+    ``values(state, seat, observation)`` calls the game's part. ``state`` is a one-record array that
     ``seat`` could be in: a copy of the env's record passed through the game's determinization,
     so a heuristic that looks one move ahead never reads hidden cards.
     """
@@ -23,7 +24,9 @@ class HeuristicAgent:
 
     def __init__(self, game: str, seed: int | None = None) -> None:
         self.game = envs.game_name(game)
-        self._game_part = envs.spec(game).heuristic_module().Heuristic()
+        self._values = envs.spec(game).heuristic
+        if self._values is None:
+            raise ValueError(f"{self.game} has no heuristic")
         self._rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -48,4 +51,7 @@ class HeuristicAgent:
 
     def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
         """One value per action (illegal ones are ignored); higher is better."""
-        return self._game_part.values(state, seat, observation)
+        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
+        out = np.empty(mask.shape[0])
+        self._values(state, np.zeros_like(state), seat, mask, out)
+        return out

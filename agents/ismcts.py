@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single observer, determinization, UCT).
 
 The agent copies the env's state record and hands it to the game's compiled search
-(``agents/search/<game>.py``), which determinizes the copy for the acting seat at every
+(``agents.search.search_kernel``), which determinizes the copy for the acting seat at every
 iteration before anything else reads it: the search sees only what that seat could know.
 The budget is a number of iterations (reproducible) or seconds per move (not).
 """
@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 
 import envs
-from agents.search import search_module
+from agents.search import search_kernel
 
 DEFAULT_ITERATIONS = 1000
-DEFAULT_EXPLORATION = 0.7  # UCB constant for utilities in [0, 1]; a game's search module may set its own
+DEFAULT_EXPLORATION = 0.7  # UCB constant for utilities in [0, 1]; a game's SearchHooks may set its own
 _CHUNK = 64  # iterations per compiled call under a time budget (one clock check each)
-# budget bounds: a search tree grows with every iteration (~1-2 MB a second for Capivari), so a move's
-# budget is bounded; both fit any practical search and keep a runaway setting from filling the memory
+# budget bounds: a search tree grows with every iteration, so a move's budget is bounded; both fit any
+# practical search and keep a runaway setting from filling the memory
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 600.0
 MAX_EXPLORATION = 100.0
@@ -48,7 +48,7 @@ def check_budget(iterations: Any = None, seconds: Any = None, exploration: Any =
 
 class ISMCTSAgent:
     """Single-observer IS-MCTS over the game's determinization; plays the most visited root action
-    (or, where the game's search module sets ``PLAY_BY_VALUE``, the root action of best mean utility)."""
+    (or, where the game's ``SearchHooks.play_by_value`` is set, the root action of best mean utility)."""
 
     name = "ismcts"
 
@@ -62,12 +62,12 @@ class ISMCTSAgent:
     ) -> None:
         check_budget(iterations, seconds, exploration)
         self.game = envs.game_name(game)
-        module = search_module(self.game)
-        self._search = module.ismcts_iterate
-        self._root_candidates = getattr(module, "root_candidates", None)
-        self._by_value = bool(getattr(module, "PLAY_BY_VALUE", False))
+        hooks = envs.spec(self.game).search
+        self._search = search_kernel(self.game).ismcts_iterate
+        self._root_candidates = hooks.root_candidates
+        self._by_value = hooks.play_by_value
         if exploration is None:
-            exploration = getattr(module, "EXPLORATION", DEFAULT_EXPLORATION)
+            exploration = DEFAULT_EXPLORATION if hooks.exploration is None else hooks.exploration
         self.iterations = DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations
         self.seconds = seconds
         self.exploration = float(exploration)
@@ -100,8 +100,6 @@ class ISMCTSAgent:
 
     def search(self, root: np.ndarray, seat: int, game: Any, seed: int) -> np.ndarray:
         """Visits of each root action after searching from ``root`` (one record) as ``seat``."""
-        if game.determinize_fn is None:
-            raise ValueError(f"{game.name} has no determinize_fn: IS-MCTS cannot search it")
         buf = self._buffers.get(root.dtype)
         if buf is None:
             buf = self._buffers[root.dtype] = _Buffers(root, game.num_actions, game.num_players)

@@ -156,7 +156,7 @@ def load_agent(path: str | os.PathLike, game: str, **options: Any) -> RLlibAgent
     Options (Python values or the registry's strings): ``explore`` (sample instead of argmax;
     ``deterministic`` is its opposite), ``seed``, ``module_id`` (default ``main``), ``name``,
     ``torch_threads`` (default 1: one observation at a time is fastest on one thread, and torch's
-    default of one thread per core is ~100x slower on a busy 2-core machine; this sets it process-wide).
+    default of one thread per core is far slower on a busy machine; this sets it process-wide).
     """
     known = {"explore", "deterministic", "seed", "module_id", "name", "torch_threads"}
     unknown = sorted(set(options) - known)

@@ -1,1 +1,1 @@
-"""Measurements: throughput against peers, learning speed, tournaments between bots, the demo job."""
+"""Measurements: throughput against peers, learning speed, exploration scripts (the Duel's board reach)."""

@@ -16,9 +16,9 @@ from tqdm import tqdm
 from agents.match import play_game
 from agents.registry import make_agent
 from envs import dorfromantik_duel_v0
+from envs.dorfromantik_duel.reach import board_reach as reach_of
 
 GAME = "dorfromantik_duel_v0"
-PASSED = 2  # ``used`` marks a tile a player had to pass with this value
 
 
 def board_reach(
@@ -35,12 +35,12 @@ def board_reach(
     turns: list[int] = []
     for g in tqdm(range(games), desc=f"reach {agent_spec}", unit="game", disable=not progress):
         play_game(env, agents, seed=seed + g)
-        rec = env.core_state
-        reach.update(int(e) for e in rec["extent"])
-        passes += int((rec["used"] == PASSED).sum())
-        turns.append(int(rec["turn"]))
+        extents, passed, turn = reach_of(env.core_state)
+        reach.update(extents)
+        passes += passed
+        turns.append(turn)
         if log is not None:
-            print(seed + g, *(int(e) for e in rec["extent"]), int((rec["used"] == PASSED).sum()), turns[-1], file=log)
+            print(seed + g, *extents, passed, turn, file=log)
             log.flush()
     return {
         "agent": agent_spec,

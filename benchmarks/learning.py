@@ -20,7 +20,7 @@ import envs
 from benchmarks.throughput import aec_loop_rate, raw_rates
 
 
-# issue 8's targets: win rate of the trained policy against each opponent, within 20 minutes on 2 cores
+# the targets: win rate of the trained policy against each opponent, within the game's training time on 2 cores
 def targets(game: str) -> dict[str, Any]:
     """The game's learning targets from its spec: ``{"players": k, "vs": {opponent: win rate}}``."""
     return envs.spec(game).targets.get("learning", {})

@@ -5,9 +5,9 @@
 The game is ``tabuleiro_horizonte`` with explicit chance (``envs.openspiel``): 3 players, one round, hands
 of 2 from a deck of 6 (``SMALL_DECK``; every other card ``removed``) and ``max_prediction`` 0 (so every
 seat predicts 0 and the round is about the card play): 540 deals (6 initiatives x 90 ways to deal the
-hands), about 20,500 histories. OpenSpiel's ``exploitability.nash_conv`` walks the whole tree exactly, in
-~15-30 s on this machine; ``--max-prediction 1`` gives the prediction a choice but ~150,000 histories and
-~130 s per NashConv. NashConv is measured at ``--points`` iteration counts spaced evenly on a log scale.
+hands), about 20,500 histories. OpenSpiel's ``exploitability.nash_conv`` walks the whole tree exactly, so its
+time grows with the tree: ``--max-prediction 1`` gives the prediction a choice but ~150,000 histories (timings:
+docs/openspiel.md). NashConv is measured at ``--points`` iteration counts spaced evenly on a log scale.
 """
 
 import argparse

@@ -354,7 +354,7 @@ def _ismcts_rate(game: str, seconds: float) -> float:
 
 
 def ratios(results: dict) -> dict[str, float]:
-    """The issue's target ratios (ours / peer) from one run's figures."""
+    """The target ratios (ours / peer) from one run's figures."""
     peers = results["peers"]
     out = {}
     for g, r in results["games"].items():

@@ -2,8 +2,9 @@
 
 ``envs.make("capivari_v0")`` or ``from envs import capivari_v0; capivari_v0.env()``.
 
-``GAMES`` is the one registration point: each line names a game's package, whose ``spec.py``
-declares everything else about it (``envs.engine.spec.GameSpec``). The PettingZoo-style entry
+``GAMES`` is the one registration point: each line gives a game's registered name and its package,
+whose ``spec.py`` declares everything else about it (``envs.engine.spec.GameSpec``, checked against
+``envs.engine.contract``). The PettingZoo-style entry
 modules (``envs.capivari_v0`` with ``env()``, ``raw_env()``, and ``parallel_env()`` where moves
 are simultaneous) are made from the specs; nothing else lists the games.
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 from envs._numba_cache import NUMBA_CACHE_FOLDER  # first: before any compiled function is defined
 from envs.engine import IllegalActionError, TabuleiroAECEnv  # noqa: I001
+from envs.engine.contract import ContractError
 from envs.engine.entry import aec_factories, parallel_factories
 from envs.engine.spec import GameSpec
 
@@ -42,9 +44,9 @@ def game_name(name: str) -> str:
 @cache
 def _load_spec(name: str) -> GameSpec:
     spec = getattr(importlib.import_module(GAMES[name] + ".spec"), "SPEC", None)
-    if not isinstance(spec, GameSpec) or spec.name != name:
-        raise RuntimeError(f"{GAMES[name]}.spec must define SPEC = GameSpec(name={name!r}, ...)")
-    return spec
+    if not isinstance(spec, GameSpec):
+        raise ContractError(f"{GAMES[name]}.spec must define SPEC = GameSpec(...), the registration of {name}")
+    return spec.registered(name)
 
 
 def spec(name: str) -> GameSpec:

@@ -2,7 +2,9 @@
 
 numba invalidates a cached function only when its own file changes, not when a
 function it calls (in another file) does, so a stale cache could run old rules.
-Keying the folder by a digest of every compiled source (and what it imports) rules that out.
+Keying the folder by a digest of every compiled source under ``envs`` (and what it imports) rules
+that out. Compiled code elsewhere calls into ``envs`` only (``envs.engine.templates`` checks its
+templates; a self-contained module is covered by numba's own check of its file).
 
 numba names each compiled function by a per-process counter (``FunctionIdentity``'s ``qualname$uid``,
 numba issue #10486): two processes writing one cache folder (``pytest -n 2``, Ray workers) can give two
@@ -22,12 +24,12 @@ from pathlib import Path
 
 import numba
 
-COMPILED_PACKAGES = ("envs", "agents")  # packages that hold @njit(cache=True) code
+COMPILED_PACKAGES = ("envs",)  # the package whose compiled code others build on
 # A file is compiled source when it defines compiled code, or when compiled code imports it
 # (directly or not): numba bakes imported constants (card tables, sizes) into the machine code.
 # Python-only modules (env adapters, scenarios, state checks, agents' Python side) are left out,
 # so editing them keeps the cache warm.
-_COMPILES = re.compile(r"\bnjit\b|\bcompile_kernels\(")
+_COMPILES = re.compile(rf"\b{numba.njit.__name__}\b")  # a file that uses numba's decorator
 
 
 def _module_path(root: Path, module: str) -> Path | None:

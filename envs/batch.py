@@ -1,6 +1,6 @@
 """Many games stepped in one compiled call: numpy in, numpy out, no per-game Python loop.
 
-Every game runs the shared kernels (``envs.engine.kernels``) compiled against its core.
+Every game runs the shared kernels (``envs.engine.batch_kernels``) compiled for its core.
 Observations and masks are those of the seat to act in each game; a finished game is
 reset at once (seeded from its own generator), and its final rewards are reported
 in the step that finished it.
@@ -17,7 +17,7 @@ import envs
 from envs.engine.aec import IllegalActionError
 from envs.engine.checks import checked_seed, is_int
 from envs.engine.game import Game
-from envs.engine.kernels import kernels_of
+from envs.engine.templates import kernels_of
 
 MAX_ENVS = 1 << 24  # games in one batch; far beyond memory for most games, keeps sizes sane
 
@@ -79,7 +79,7 @@ class BatchEnv:
         self._check_ready()
         # written straight into a new array (observe_into sets every entry: the Game contract, tested for each
         # game), so the caller's observations are fresh without a copy: for the Duel a copy of 256 observations
-        # is 25 MB, half the cost of a step
+        # is 25 MB, a large part of a step's cost
         self.obs = np.empty_like(self.obs)
         with self._threads():
             self._k.batch_observe(self.states, self.obs, self.masks)

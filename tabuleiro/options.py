@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS
+from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS
 
 __all__ = [
     "MAX_GAMES", "MAX_ITERATIONS", "MAX_MINUTES", "MAX_PLAYERS", "MAX_WORKERS", "SEED_MAX", "Terminated",

@@ -12,8 +12,8 @@ from training.evaluate import evaluate, format_row
 
 def default_torch_threads() -> int:
     """One torch thread per CPU: the forward passes (all games of a vector step) and PPO's minibatch updates
-    are batched, so a second thread pays (quiet 2-core machine: Horizonte 4p 8,459 learner decisions/s
-    against ~5,100, docs/training.md). The env's kernels stay on numba's own single thread."""
+    are batched, so a second thread pays (docs/training.md, "Training throughput"). The env's kernels stay
+    on numba's own single thread."""
     return max(1, os.cpu_count() or 1)
 
 

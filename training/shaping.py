@@ -4,50 +4,24 @@ The learner's reward at each of its decisions gets ``gamma * phi(now) - phi(at i
 and ``-phi(previous)`` when the game ends (``phi`` of a finished game is 0); a game starts from
 ``phi = 0``, so with ``gamma = 1`` the shaping of a game sums to exactly 0. Shaping of this form
 leaves the optimal policy unchanged (Ng, Harada, Russell 1999); it only tells the learner sooner
-which moves helped. A potential reads the state records of all games at once (numpy, no loop) and
-only what the learner's seat may see. The training metrics always use the game's own rewards.
+which moves helped. A potential is game knowledge: a game's spec names its potentials
+(``GameSpec.shaping``, e.g. the Duel's ``duel_score``); each reads the state records of all games at
+once (numpy, no loop) and only what the learner's seat may see. The training metrics always use the
+game's own rewards.
 """
-
-from collections.abc import Callable
 
 import numpy as np
 
-# (state records of every game, the learner's seat per game) -> float64[num_games]
-Potential = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-
-def duel_margin(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """Dorfromantik: The Duel: my running total minus the opponent's, in tens of points (the public score pad)."""
-    total = states["total"].astype(np.float64)
-    games = np.arange(len(seats))
-    return (total[games, seats] - total[games, 1 - seats]) / 10.0
-
-
-def duel_score(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """Dorfromantik: The Duel: my running total alone, in tens of points. The boards are separate, so the
-    opponent's points do not depend on my placements: left out, they add no noise to my rewards."""
-    games = np.arange(len(seats))
-    return states["total"].astype(np.float64)[games, seats] / 10.0
-
-
-# name -> potential; a game's training preset selects one with TrainSettings.shaping
-POTENTIALS: dict[str, Potential] = {"duel_margin": duel_margin, "duel_score": duel_score}
-
-
-def potential(name: str) -> Potential:
-    """The potential called ``name``; ValueError naming the known ones."""
-    if name not in POTENTIALS:
-        raise ValueError(f"unknown reward shaping {name!r}; known: {sorted(POTENTIALS)}")
-    return POTENTIALS[name]
+from envs.engine.spec import Potential
 
 
 class Shaper:
     """Keeps ``phi`` at each game's previous learner decision and turns game rewards into shaped ones."""
 
-    def __init__(self, name: str, gamma: float, num_games: int) -> None:
+    def __init__(self, phi: Potential, gamma: float, num_games: int) -> None:
         if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0.0 < gamma <= 1.0:
             raise ValueError(f"shaping gamma must be in (0, 1], got {gamma!r}")
-        self.phi = potential(name)
+        self.phi = phi
         self.gamma = float(gamma)
         self.previous = np.zeros(num_games, np.float64)
 

@@ -3,7 +3,7 @@
 ``GameVectorEnv("capivari_v0", 256, seed=0)`` runs 256 games in one array of state records
 (``envs.batch.BatchEnv``). In game i the learner holds seat ``i % num_players`` (seats rotated
 across games); everything else happens inside one compiled call (``vector_advance`` in
-``envs.engine.kernels``): the opponents' moves, chance, and auto-reset. So ``step(actions)`` takes
+``training.opponent_loop``): the opponents' moves, chance, and auto-reset. So ``step(actions)`` takes
 one learner action per game and returns when the learner is to act again in every game, or its
 game is over.
 
@@ -25,8 +25,9 @@ game is over.
   learner's seat (RLlib's keys; ``num_choices``: the game's ``num_actions``, or the candidate action space's
   size; the mask is all zeros in a finished game's last observation).
 - Rewards: the learner's game rewards since its previous decision (float32), as the game defines them;
-  with ``shaping="duel_margin"`` (a ``training.shaping`` potential) plus potential-based shaping with
-  ``shaping_gamma`` (the learner's discount). ``pop_stats`` counts the game's own rewards either way.
+  with ``shaping="duel_margin"`` (a potential the game's spec names, ``GameSpec.shaping``) plus
+  potential-based shaping with ``shaping_gamma`` (the learner's discount). ``pop_stats`` counts the
+  game's own rewards either way.
 - Auto-reset: gymnasium 1.x ``NEXT_STEP`` (``metadata["autoreset_mode"]``). The step after a
   termination ignores that game's action and returns the first observation of a new game (reward
   0, not terminated). The new game's seed is drawn from the finished game's own generator
@@ -58,10 +59,14 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+import envs
 from envs.batch import BatchEnv
 from envs.engine.aec import IllegalActionError
 from envs.engine.candidate_actions import candidate_actions_of
-from envs.engine.kernels import HEURISTIC_SLOT, OUTSIDE_SLOT, RANDOM_SLOT
+from envs.engine.contract import template_bindings
+from envs.engine.templates import instantiate, kernels_of, tag_of
+from training import opponent_loop
+from training.opponent_loop import HEURISTIC_SLOT, OUTSIDE_SLOT, RANDOM_SLOT
 from training.shaping import Shaper
 
 OBS_KEY = "observations"  # RLlib's keys (agents.rllib_policy); repeated here so no torch import is needed
@@ -74,9 +79,8 @@ RECORD_WIDTH = 4096  # opponents' actions kept per game and step when recording
 def quiet_threading_layer() -> None:
     """Use numba's ``workqueue`` threads in this process unless a layer was chosen or already started.
 
-    Measured on this machine: after one of our parallel kernels ran on numba's OpenMP layer, its idle
-    threads slowed torch in the same process about 5x (48 PPO minibatch updates: 3.5 s before, 16.2 s
-    after); with ``workqueue`` (or ``OMP_WAIT_POLICY=PASSIVE``) they stayed at ~2 s.
+    Once a parallel kernel has run on numba's OpenMP layer, its idle threads spin and slow torch in the same
+    process several times over; ``workqueue`` threads (or ``OMP_WAIT_POLICY=PASSIVE``) do not.
     """
     from numba.np.ufunc import parallel  # numba's own flag: the layer is fixed once a parallel kernel ran
 
@@ -102,6 +106,14 @@ def opponent_weights(opponents: str | dict[str, float]) -> dict[str, float]:
     if sum(weights.values()) <= 0:
         raise ValueError("at least one opponent weight must be > 0")
     return {k: float(weights.get(k, 0.0)) for k in KINDS}
+
+
+def opponent_kernel(game_cls: type) -> Any:
+    """``training.opponent_loop`` compiled for a game class (its rules, random picks and heuristic)."""
+    batch = kernels_of(game_cls)
+    bindings = dict(template_bindings(game_cls), pick_random_action=batch.pick_random_action)
+    bindings["heuristic_action"] = batch.heuristic_action
+    return instantiate(opponent_loop, bindings, tag_of(game_cls))
 
 
 class GameVectorEnv(VectorEnv):
@@ -133,7 +145,8 @@ class GameVectorEnv(VectorEnv):
         self.num_envs = self.batch.num_envs
         self.num_players = self.game.num_players
         self._k = self.batch._k
-        self.has_compiled_heuristic = bool(self._k.HAS_COMPILED_HEURISTIC)
+        self._loop = opponent_kernel(type(self.game))
+        self.has_compiled_heuristic = self.game.action_values_fn is not None
         # the learner's actions: the game's, or one per candidate row and then the game's others
         self.candidates = candidate_actions_of(self.game, candidate_actions) if candidate_actions else None
         self.num_choices = self.candidates.size if self.candidates is not None else self.game.num_actions
@@ -175,7 +188,8 @@ class GameVectorEnv(VectorEnv):
         self._slot_cdf = np.ones(1, np.float64)
         self._update_slots()
         self._stats = self._empty_stats()
-        self._shaper = Shaper(shaping, shaping_gamma, n) if shaping else None
+        potential = envs.spec(self.game.name).potential(shaping) if shaping else None
+        self._shaper = Shaper(potential, shaping_gamma, n) if potential else None
         self._ready = False
         self._into: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -406,7 +420,7 @@ class GameVectorEnv(VectorEnv):
 
     def _advance(self, actions: np.ndarray, resume: bool) -> None:
         with self.batch._threads():
-            bad = self._k.vector_advance(
+            bad = self._loop.vector_advance(
                 self.batch.states,
                 actions,
                 self.learner_seats,

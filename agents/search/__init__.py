@@ -1,18 +1,24 @@
-"""Compiled IS-MCTS: the shared loop (``kernel.py``) compiled against each game's search hooks.
+"""Compiled IS-MCTS: the shared loop (``ismcts_loop.py``) compiled for each game's search hooks.
 
-A game's hooks live in its own package (``GameSpec.search``, e.g. ``envs/capivari/search.py``);
-the loop is compiled into that module's namespace on first use, so numba caches it beside it.
+A game's hooks are its ``Game.search`` (``envs.engine.contract.SearchHooks``, e.g. in
+``envs/capivari/search.py``); the loop is compiled for the game on first use and cached by numba.
 """
 
 from types import ModuleType
 
 import envs
-from agents.search.kernel import compile_search
+from agents.search import ismcts_loop
+from envs.engine.contract import template_bindings
+from envs.engine.templates import instantiate, kernels_of, tag_of
 
 
-def search_module(game: str) -> ModuleType:
-    """The game's search module with ``ismcts_iterate`` compiled in; ValueError if it has no search."""
-    module = envs.spec(game).search_module()
-    if "ismcts_iterate" not in vars(module):
-        compile_search(vars(module))
-    return module
+def search_kernel(game: str) -> ModuleType:
+    """The IS-MCTS loop (``ismcts_iterate``) compiled for a game; ValueError if it has no search hooks."""
+    spec = envs.spec(game)
+    if spec.search is None:
+        raise ValueError(f"{spec.name} has no IS-MCTS search")
+    cls = spec.game
+    batch = kernels_of(cls)
+    bindings = dict(template_bindings(cls), random_playout=batch.random_playout)
+    bindings["pick_random_action"] = batch.pick_random_action
+    return instantiate(ismcts_loop, bindings, tag_of(cls))

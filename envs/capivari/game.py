@@ -6,6 +6,7 @@ import numpy as np
 
 from envs.capivari import core
 from envs.capivari.determinize import determinize
+from envs.capivari.heuristic import action_values
 from envs.capivari.render import render_table
 from envs.capivari.rules import (
     AVAILABLE_TARGET,
@@ -27,8 +28,10 @@ from envs.capivari.rules import (
     action_name,
     card_from_name,
 )
+from envs.capivari.search import utility
 from envs.capivari.state_check import check_state
 from envs.engine.checks import is_int
+from envs.engine.contract import SearchHooks
 from envs.engine.game import Game
 from envs.engine.layout import ObsLayout
 
@@ -39,15 +42,19 @@ _OPTION_KEYS = ("river", "available", "deck", "capybaras", "oncas_in", "current"
 class Capivari(Game):
     """Capivari: two players push capybaras down a three-segment river (seeds/capivari.md)."""
 
-    name = "capivari_v0"
     rules_version = "capivari-1"
     config_cls = CapivariConfig
+    max_actions = NUM_ACTIONS
+    state_dtype = core.STATE_DTYPE
     reset_fn = staticmethod(core.reset)
     step_fn = staticmethod(core.step)
     observe_fn = staticmethod(core.observe)
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
     determinize_fn = staticmethod(determinize)
+    pick_random_action_fn = staticmethod(core.pick_random_action)
+    action_values_fn = staticmethod(action_values)
+    search = SearchHooks(utility=utility)
 
     @property
     def num_players(self) -> int:

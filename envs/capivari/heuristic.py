@@ -42,13 +42,3 @@ def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarr
         elif s.done and s.winner == 1 - seat:
             margin -= _MATCH
         out[a] = margin
-
-
-class Heuristic:
-    """Greedy on the round margin after my move (see the module docstring)."""
-
-    def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
-        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
-        out = np.empty(mask.shape[0])
-        action_values(state, np.zeros_like(state), seat, mask, out)
-        return out

@@ -1,11 +1,7 @@
-"""IS-MCTS for Capivari: the shared loop compiled against Capivari's core and determinization."""
+"""IS-MCTS hooks for Capivari: the utility the shared loop (agents.search.ismcts_loop) backs up."""
 
 import numpy as np
 from numba import njit
-
-from envs.capivari.core import legal_into, step  # noqa: F401
-from envs.capivari.determinize import determinize  # noqa: F401
-from envs.capivari.kernels import pick_random_action, random_playout  # noqa: F401
 
 
 @njit(cache=True)

@@ -5,10 +5,13 @@ from typing import Any
 import numpy as np
 
 from envs.dorfromantik_duel import core, rules
+from envs.dorfromantik_duel.heuristic import action_values
+from envs.dorfromantik_duel.placement import pick_random_action
 from envs.dorfromantik_duel.render import render_table
 from envs.dorfromantik_duel.rules import CARD_KINDS, CARD_LANDSCAPES, PHASE_NAMES, POI_NAMES, DorfromantikDuelConfig
 from envs.dorfromantik_duel.scenario import apply_scenario
 from envs.dorfromantik_duel.score_pad import score_pads
+from envs.dorfromantik_duel.search import SEARCH_HOOKS
 from envs.dorfromantik_duel.state_check import SWITCH_FIELDS, check_state
 from envs.dorfromantik_duel.tiles import TASK_TYPES, TILE_NAMES
 from envs.engine.game import Game
@@ -45,15 +48,19 @@ def module_details(rec: np.void, p: int) -> dict[str, Any]:
 class DorfromantikDuel(Game):
     """Dorfromantik: The Duel, base game: both players place the same hex tile each turn."""
 
-    name = "dorfromantik_duel_v0"
     rules_version = "dorfromantik-duel-1"
     config_cls = DorfromantikDuelConfig
+    max_actions = rules.num_actions(rules.MAX_BOARD_RADIUS, True)  # the largest board, Module 2 on
+    state_dtype = core.STATE_DTYPE  # the default radius's layout
     reset_fn = staticmethod(core.reset)
     step_fn = staticmethod(core.step)
     observe_fn = staticmethod(core.observe)
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
     determinize_fn = staticmethod(core.determinize)
+    pick_random_action_fn = staticmethod(pick_random_action)
+    action_values_fn = staticmethod(action_values)
+    search = SEARCH_HOOKS
 
     @property
     def radius(self) -> int:

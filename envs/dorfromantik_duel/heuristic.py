@@ -156,13 +156,3 @@ def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarr
         special_values(state, work, seat, mask, out)
     else:
         decision_values(state[0], seat, mask, out)
-
-
-class Heuristic:
-    """Greedy placement on the board value (see the module docstring); Module 2's decisions by rule of thumb."""
-
-    def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
-        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
-        out = np.empty(mask.shape[0])
-        action_values(state, np.zeros_like(state), seat, mask, out)
-        return out

@@ -51,6 +51,7 @@ from envs.dorfromantik_duel.tiles import (
     TILE_PAIR,
     TILE_TASK,
 )
+from envs.engine.bits import kth_legal
 
 MAX_LISTED = NUM_ROT * MAX_FRONTIER  # every rotation in every cell next to the seat's tiles
 
@@ -379,3 +380,18 @@ def play_special(s, p: int, a: int) -> None:
         s.to_place[p] = -1
     else:
         place_special(s, p, a // NUM_ROT, a % NUM_ROT)
+
+
+@njit(cache=True)
+def pick_random_action(s, mask, r):
+    """A uniformly random legal action: placements come straight from the list of cells next to
+    the seat's tiles, without building and scanning a mask of every action."""
+    if s.phase == PH_PLACE or s.phase == PH_SPECIAL:
+        listed = np.empty(MAX_LISTED, np.int64)
+        seat = np.int64(s.current)
+        n = list_placements(s, seat, seat_tile(s, seat), listed)
+        if n == 0:
+            return pass_action(s)
+        return listed[np.uint64(r) % np.uint64(n)]
+    n = legal_into(s, mask)
+    return kth_legal(mask, np.uint64(r) % np.uint64(n))

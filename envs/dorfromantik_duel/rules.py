@@ -57,7 +57,7 @@ EXTRA_NAMES = (*(f"poi {n}" for n in POI_NAMES), "heart", "no heart", "move phot
 X_POI, X_HEART, X_NO_HEART, X_MOVE, X_KEEP = 0, 6, 7, 8, 9
 NUM_EXTRA = len(EXTRA_NAMES)
 
-DEFAULT_RADIUS = 16  # heuristic and IS-MCTS boards stay inside; random play reached 16 in 2 of 100,000 games
+DEFAULT_RADIUS = 16  # the rim steers almost no game (seeds/dorfromantik_duel.md, "The board")
 MAX_BOARD_RADIUS = 30
 
 

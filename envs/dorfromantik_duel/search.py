@@ -26,9 +26,9 @@ little. The search is therefore a flat, determinized greedy lookahead on top of 
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.core import determinize, legal_into, step  # noqa: F401
+from envs.dorfromantik_duel.determinize import determinize
 from envs.dorfromantik_duel.heuristic import action_values, board_value, placement_value
-from envs.dorfromantik_duel.kernels import pick_random_action, random_playout  # noqa: F401
+from envs.dorfromantik_duel.placement import legal_into
 from envs.dorfromantik_duel.rules import NUM_ROT, PH_PLACE
 from envs.dorfromantik_duel.simulation import (
     NO_TILE,
@@ -39,6 +39,7 @@ from envs.dorfromantik_duel.simulation import (
     score_board,
     tile_edge,
 )
+from envs.engine.contract import SearchHooks
 from envs.engine.rng import splitmix64
 
 LOOKAHEAD_TURNS = 3  # each iteration: my candidate, then this many turns of greedy play by both seats
@@ -169,3 +170,17 @@ def root_candidates(root: np.ndarray, seat: int, game: object, seed: int, root_m
     keep = legal[np.argsort(-values[legal], kind="stable")[:ROOT_CANDIDATES]]
     root_mask[:] = 0
     root_mask[keep] = 1
+
+
+SEARCH_HOOKS = SearchHooks(
+    utility=utility,
+    expand_action=expand_action,
+    default_policy=default_policy,
+    root_candidates=root_candidates,
+    rollout_steps=ROLLOUT_STEPS,
+    opponents_in_tree=OPPONENTS_IN_TREE,
+    max_tree_depth=MAX_TREE_DEPTH,
+    shared_determinizations=SHARED_DETERMINIZATIONS,
+    exploration=EXPLORATION,
+    play_by_value=PLAY_BY_VALUE,
+)

@@ -43,21 +43,18 @@ action order with what it would do to my board: points, task progress, cancellat
 """
 
 from envs.dorfromantik_duel.game import DorfromantikDuel
+from envs.dorfromantik_duel.shaping import margin, own_score
 from envs.engine.spec import GameSpec
 
 SPEC = GameSpec(
-    name="dorfromantik_duel_v0",
     title="Dorfromantik: The Duel, hex tiles, territories, tasks, flags; Modules 1 and 2 as switches",
     doc=__doc__,
     game=DorfromantikDuel,
     rules="seeds/dorfromantik_duel.md",
     seats=(2, 2),
     parallel=True,
-    heuristic="envs.dorfromantik_duel.heuristic",
-    search="envs.dorfromantik_duel.search",
-    # the default radius-16 board (heuristic boards measured reached 14 at most, 1 of 434 IS-MCTS ones 16) gives
-    # 24,205 inputs, a (33, 33, 22) tensor first for a conv encoder, and 6,535 actions; a smaller board would change
-    # the game the agents are measured on (heuristic boards reach 8 steps on average), so train on the default
+    # train on the default radius-16 board: a smaller one would change the game the agents are measured on
+    # (how far boards reach: seeds/dorfromantik_duel.md, "The board")
     training={
         # the policy reads placements by their consequences: the placement_candidates rows (what each legal
         # placement does to my board), scored by a small shared MLP (training.candidate_head), and the vector
@@ -75,11 +72,11 @@ SPEC = GameSpec(
         "hiddens": (128, 128),
         # the target is the heuristic: most games against it, some against random so early wins come
         "pool": {"random": 0.3, "heuristic": 0.5, "snapshot": 0.2},
-        # +-1 after 43 decisions is too sparse (a run without shaping stayed near 50% against random); shaped by my
-        # own points, not the margin: the opponent's points do not depend on my placements and were noise (8
-        # minutes: 100% against random in training games at minute 3.5 against ~60% at minute 8 with the margin)
+        # the game's +-1 at the end is too sparse; shaped by my own points, not the margin: the boards are separate,
+        # so the opponent's points do not depend on my placements and only add noise (docs/training.md)
         "shaping": "duel_score",
     },
-    targets={"learning": {"players": 2, "vs": {"random": 0.90, "heuristic": 0.40}}},  # issue 15: 30 minutes
+    targets={"learning": {"players": 2, "vs": {"random": 0.90, "heuristic": 0.40}}},  # within 30 minutes
     quick_config={"board_radius": 9},  # the generic suites' PettingZoo checks on a smaller board
+    shaping={"duel_margin": margin, "duel_score": own_score},  # potentials a preset may name (training.shaping)
 )

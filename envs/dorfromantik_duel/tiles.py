@@ -162,7 +162,7 @@ def describe_tile(tile: int) -> str:
 
 
 def set_summary(data: dict[str, Any]) -> dict[str, int]:
-    """Counts the issue fixes: landscape, flags by colour, task tiles by type."""
+    """The counts the rules document fixes ("Components"): landscape, flags by colour, task tiles by type."""
     c: Counter = Counter()
     c["landscape"] = len(data["landscape"])
     for t in data["landscape"]:

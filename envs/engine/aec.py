@@ -1,12 +1,13 @@
 """The one PettingZoo AEC adapter, shared by every game.
 
 It owns the bookkeeping (agents, rewards, cumulative rewards, terminations,
-dead steps, infos) and makes exactly one compiled call per operation: ``step``
-calls the core's ``step_fn``, ``observe`` its ``observe_fn``.
+dead steps, infos) and makes one compiled call per operation: ``step`` calls the
+core's ``step_fn``, ``observe`` its ``observe_fn``, ``action_mask`` (of the seat to act) its
+``legal_into_fn``.
 
 ``strict=True`` (``raw_env()``): an illegal action raises ``IllegalActionError``.
 ``strict=False`` (``env()``): PettingZoo classic's wrapper guarantees built in,
-without their ~30 µs a turn: calls before ``reset`` raise, out-of-range actions
+without the cost of stacking their wrappers: calls before ``reset`` raise, out-of-range actions
 raise, and an illegal action ends the game with -1 for the offender, 0 for the
 others, and ``infos[offender]["illegal_move"] = True``.
 """
@@ -27,7 +28,7 @@ from pettingzoo import AECEnv
 
 from envs.engine.checks import checked_seat, is_int, seed_to_uint64
 from envs.engine.game import MAX_REWARD, Game
-from envs.engine.kernels import kernels_of
+from envs.engine.templates import kernels_of
 
 _MAGIC = b"TABU2\n"
 _OLD_MAGICS = (b"TABU1\n",)
@@ -249,10 +250,14 @@ class TabuleiroAECEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """The int8 legal-action mask of ``agent`` (default: the agent to act)."""
+        """The int8 legal-action mask of ``agent`` (default: the agent to act: the core's ``legal_into_fn``)."""
         self._require_reset()
         seat = self._seat[agent if agent is not None else self.agent_selection]
-        return self._observe_fn(self._rec, seat)[1]
+        if seat != int(self._rec["current"]):  # another seat's view (the Duel shows a coming choice): observed
+            return self._observe_fn(self._rec, seat)[1]
+        mask = np.zeros(self.game.num_actions, np.int8)
+        self.game.legal_into_fn(self._rec, mask)
+        return mask
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """Legal action ids of ``agent`` (default: the agent to act)."""
@@ -405,13 +410,10 @@ class TabuleiroAECEnv(AECEnv):
 
 
 def _byte_functions(game: Game) -> tuple[Any, Any]:
-    """The game's ``buf_step``/``buf_observe`` kernels when its state has one fixed layout, else Nones."""
-    try:
-        k = kernels_of(game)
-    except ImportError:
+    """The game's ``buf_step``/``buf_observe`` kernels when its record has the ``state_dtype`` layout, else Nones."""
+    if game.state_dtype is None or game.state_dtype != game.new_state().dtype:
         return None, None
-    if getattr(k, "buf_step", None) is None or k.STATE_DTYPE != game.new_state().dtype:
-        return None, None
+    k = kernels_of(game)
     return k.buf_step, k.buf_observe
 
 

@@ -62,3 +62,23 @@ def kth_legal(mask: np.ndarray, k: np.uint64) -> int:
                 return a
             k -= np.uint64(1)
     return -1
+
+
+@njit(cache=True)
+def best_of(values: np.ndarray, mask: np.ndarray, r: np.uint64) -> int:
+    """A legal action of highest value (within 1e-9), ties broken uniformly by the random 64-bit ``r``."""
+    top = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and values[a] > top:
+            top = values[a]
+    ties = 0
+    for a in range(mask.shape[0]):
+        if mask[a] and values[a] >= top - 1e-9:
+            ties += 1
+    k = np.uint64(r) % np.uint64(ties)
+    for a in range(mask.shape[0]):
+        if mask[a] and values[a] >= top - 1e-9:
+            if k == 0:
+                return a
+            k -= 1
+    return -1

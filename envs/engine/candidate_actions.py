@@ -1,4 +1,4 @@
-"""A game's actions as a learner indexes them by candidate rows: action k is the k-th legal placement.
+"""A game's actions as a policy indexes them by candidate rows: action k is the k-th legal placement.
 
 A game whose observation lists one row per legal placement (the Duel's ``placement_candidates``: row k the
 k-th legal action among the first ``placements`` actions, in action order) can be played through a

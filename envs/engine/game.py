@@ -24,8 +24,10 @@ MAX_REWARD = 1e9  # |reward| a state or a header may hold: far beyond any game's
 class Game(ABC):
     """One game's rules bound to one validated config.
 
-    Subclasses set the class attributes and implement the abstract methods; the
-    compiled functions are ``@njit(cache=True)`` functions of the game's core:
+    Subclasses set the class attributes and implement the abstract methods; ``envs.engine.contract``
+    lists every piece (required and optional) and checks them when the game registers. The compiled
+    pieces are ``@njit(cache=True)`` functions of the game's core, assigned as
+    ``step_fn = staticmethod(core.step)`` (a numba dispatcher would otherwise bind ``self``):
 
     - ``reset_fn(s, seed)``: start a new game in record ``s`` (config fields already written)
     - ``step_fn(s, action) -> int``: 0 if applied; 1 if illegal, leaving ``s`` untouched.
@@ -33,29 +35,41 @@ class Game(ABC):
     - ``observe_fn(s, seat) -> (float32[obs_size], int8[num_actions])``: fresh arrays;
       the mask is all zeros for a seat that is not to act
     - ``observe_into_fn(s, seat, obs, mask)``: the same, written into caller buffers, every entry of
-      both set (the batch API and rollouts use it: no allocation; the batch API hands out arrays it
-      wrote into without zeroing them first)
+      both set (the batch API hands out arrays it wrote into without zeroing them first)
     - ``legal_into_fn(s, mask) -> int``: the acting seat's mask into ``mask``; returns the
-      number of legal actions (random rollouts use it: cheaper than a full observation)
+      number of legal actions (cheaper than a full observation)
+    - ``determinize_fn(s, seat, seed)``: resample in place everything ``seat`` cannot see, consistently
+      with everything it has seen; the result is a state ``seat`` could be in. Draws from ``seed`` only,
+      and reseeds ``s.rng`` from it too: future chance (next deals, draws) is hidden information as well.
+    - optional: ``pick_random_action_fn(s, mask, r)`` (a faster uniformly random legal move),
+      ``action_values_fn(state, work, seat, mask, out)`` (the heuristic: a value per legal action of a
+      one-record array ``state``, with ``work`` a one-record scratch array), ``search`` (IS-MCTS hooks).
 
-    - ``determinize_fn(s, seat, seed)`` (for search agents): resample in place everything
-      ``seat`` cannot see, consistently with everything it has seen; the result is a state
-      ``seat`` could be in. Draws from ``seed`` only, and reseeds ``s.rng`` from it too:
-      future chance (next deals, draws) is hidden information as well.
-
-    Assign them as ``step_fn = staticmethod(core.step)``: a numba dispatcher would
-    otherwise bind ``self`` as its first argument.
+    The game's registered name (``envs.GAMES``) is bound to the class when it registers.
     """
 
-    name: ClassVar[str]
+    _registered_name: ClassVar[str | None] = None
     rules_version: ClassVar[str]
     config_cls: ClassVar[type]
+    max_actions: ClassVar[int]  # the most actions any config has: the size of the kernels' mask buffers
+    state_dtype: ClassVar[np.dtype | None] = None  # the one record layout of the byte fast path, if any
     reset_fn: ClassVar[Any]
     step_fn: ClassVar[Any]
     observe_fn: ClassVar[Any]
     observe_into_fn: ClassVar[Any]
     legal_into_fn: ClassVar[Any]
-    determinize_fn: ClassVar[Any] = None
+    determinize_fn: ClassVar[Any]
+    pick_random_action_fn: ClassVar[Any] = None
+    action_values_fn: ClassVar[Any] = None
+    search: ClassVar[Any] = None  # envs.engine.contract.SearchHooks
+
+    @property
+    def name(self) -> str:
+        """The registered name (``capivari_v0``)."""
+        name = type(self)._registered_name
+        if name is None:
+            raise RuntimeError(f"{type(self).__qualname__} is not registered: load it through envs.spec()")
+        return name
 
     def __init__(self, config: Any) -> None:
         self.config = config

@@ -5,13 +5,16 @@ from typing import Any
 import numpy as np
 
 from envs.engine.checks import is_int
+from envs.engine.contract import SearchHooks
 from envs.engine.game import Game
 from envs.engine.layout import ObsLayout
 from envs.horizonte import chance, core
 from envs.horizonte.determinize import determinize
+from envs.horizonte.heuristic import action_values
 from envs.horizonte.observation import layout
 from envs.horizonte.render import render_table
 from envs.horizonte.rules import (
+    MAX_ACTIONS,
     PHASE_PLAY,
     PREDICT_BASE,
     TRICK_DRAGON,
@@ -20,6 +23,7 @@ from envs.horizonte.rules import (
     card_from_name,
     num_actions,
 )
+from envs.horizonte.search import utility
 from envs.horizonte.state_check import MAX_SCORE, check_state, turn_sequence
 
 _OPTION_KEYS = ("hands", "dragon", "dog", "predictions", "round", "scores")
@@ -43,8 +47,9 @@ def _ints(value: Any, n: int, lo: int, hi: int, key: str) -> list[int]:
 class Horizonte(Game):
     """Horizonte: simultaneous Dragon and Dog tricks and a secret prediction (seeds/horizonte.md)."""
 
-    name = "horizonte_v0"
     rules_version = "horizonte-1"
+    max_actions = MAX_ACTIONS
+    state_dtype = core.STATE_DTYPE
     config_cls = HorizonteConfig
     reset_fn = staticmethod(core.reset)
     step_fn = staticmethod(core.step)
@@ -52,6 +57,8 @@ class Horizonte(Game):
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
     determinize_fn = staticmethod(determinize)  # determinize.py: independent of the hidden deal
+    action_values_fn = staticmethod(action_values)
+    search = SearchHooks(utility=utility)
 
     # explicit chance (chance.py): the initiative and each deal as chance events, for OpenSpiel's
     # EXPLICIT_STOCHASTIC (envs.openspiel, explicit_chance=True); the functions above, the default path,

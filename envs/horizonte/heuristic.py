@@ -154,13 +154,3 @@ def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarr
         # keep for later the strength the target needs: high cards for Dragon tricks, low for Dog tricks
         keep = CARD_VALUE[card] / 25.0 if sign > 0 else 1.0 - CARD_VALUE[card] / 25.0
         out[card] = gain - 0.01 * keep
-
-
-class Heuristic:
-    """Predicts from hand strength, then wins or ducks Dragon and Dog tricks to meet it (module docstring)."""
-
-    def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
-        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
-        out = np.empty(mask.shape[0])
-        action_values(state, state, seat, mask, out)
-        return out

@@ -1,11 +1,7 @@
-"""IS-MCTS for Horizonte: the shared loop compiled against Horizonte's core and determinization."""
+"""IS-MCTS hooks for Horizonte: the utility the shared loop (agents.search.ismcts_loop) backs up."""
 
 import numpy as np
 from numba import njit
-
-from envs.horizonte.core import legal_into, step  # noqa: F401
-from envs.horizonte.determinize import determinize  # noqa: F401
-from envs.horizonte.kernels import pick_random_action, random_playout  # noqa: F401
 
 WIN_WEIGHT = 0.7  # the rest of the utility rewards a total close to the best one
 

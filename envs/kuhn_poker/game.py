@@ -4,9 +4,11 @@ from typing import Any
 
 import numpy as np
 
+from envs.engine.contract import SearchHooks
 from envs.engine.game import Game
 from envs.kuhn_poker import chance, core
 from envs.kuhn_poker.determinize import determinize
+from envs.kuhn_poker.heuristic import action_values
 from envs.kuhn_poker.render import render_table
 from envs.kuhn_poker.rules import (
     ANTE,
@@ -23,6 +25,7 @@ from envs.kuhn_poker.rules import (
     card_from_name,
     sequence_of,
 )
+from envs.kuhn_poker.search import utility
 
 _OPTION_KEYS = ("cards", "history")
 
@@ -30,8 +33,9 @@ _OPTION_KEYS = ("cards", "history")
 class KuhnPoker(Game):
     """Kuhn poker: three cards, two players, one betting round (seeds/kuhn_poker.md)."""
 
-    name = "kuhn_poker_v0"
     rules_version = "kuhn_poker-1"
+    max_actions = NUM_ACTIONS
+    state_dtype = core.STATE_DTYPE
     config_cls = KuhnPokerConfig
     reset_fn = staticmethod(core.reset)
     step_fn = staticmethod(core.step)
@@ -39,6 +43,9 @@ class KuhnPoker(Game):
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
     determinize_fn = staticmethod(determinize)
+    pick_random_action_fn = staticmethod(core.pick_random_action)
+    action_values_fn = staticmethod(action_values)
+    search = SearchHooks(utility=utility)
 
     # explicit chance (chance.py): the deal as two chance events, for OpenSpiel's EXPLICIT_STOCHASTIC
     # (envs.openspiel); the functions above, the default path, deal inside reset_fn as before

@@ -38,13 +38,3 @@ def action_values(state: np.ndarray, work: np.ndarray, seat: int, mask: np.ndarr
     s = state[0]
     out[:] = 0.0
     out[choice(s.cards[seat], chips_in(s, 1 - seat) > chips_in(s, seat))] = 1.0
-
-
-class Heuristic:
-    """Bet/call with K, check/call with Q, check/fold with J (see the module docstring)."""
-
-    def values(self, state: np.ndarray, seat: int, observation: dict[str, np.ndarray]) -> np.ndarray:
-        mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
-        out = np.empty(mask.shape[0])
-        action_values(state, state, seat, mask, out)
-        return out

@@ -1,11 +1,7 @@
-"""IS-MCTS for Kuhn poker: the shared loop compiled against Kuhn poker's core and determinization."""
+"""IS-MCTS hooks for Kuhn poker: the utility the shared loop (agents.search.ismcts_loop) backs up."""
 
 import numpy as np
 from numba import njit
-
-from envs.kuhn_poker.core import legal_into, step  # noqa: F401
-from envs.kuhn_poker.determinize import determinize  # noqa: F401
-from envs.kuhn_poker.kernels import pick_random_action, random_playout  # noqa: F401
 
 MAX_WON = 2.0  # the most chips a hand wins or loses (ante + bet)
 

@@ -28,15 +28,12 @@ from envs.engine.spec import GameSpec
 from envs.kuhn_poker.game import KuhnPoker
 
 SPEC = GameSpec(
-    name="kuhn_poker_v0",
     title="Kuhn poker, three-card poker with one betting round",
     doc=__doc__,
     game=KuhnPoker,
     rules="seeds/kuhn_poker.md",
     seats=(2, 2),
     parallel=False,
-    heuristic="envs.kuhn_poker.heuristic",
-    search="envs.kuhn_poker.search",
     training={},  # the defaults: a two-action game is learned within the smallest budgets
     targets={"learning": {"players": 2, "vs": {"random": 0.6}}},
 )

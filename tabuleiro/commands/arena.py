@@ -1,12 +1,12 @@
-"""`tabuleiro arena GAME --agents ...`: a tournament (``benchmarks.arena``), its tables, JSON and chart."""
+"""`tabuleiro arena GAME --agents ...`: a tournament (``agents.arena``), its tables, JSON and chart."""
 
 import argparse
 import json
 import os
 from typing import Any
 
-from benchmarks.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, checked_agents, format_report, run_arena
-from benchmarks.arena_plot import plot_report
+from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, checked_agents, format_report, run_arena
+from agents.arena_plot import plot_report
 from tabuleiro.options import (
     check_output_dir,
     check_output_file,

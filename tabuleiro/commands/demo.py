@@ -1,10 +1,10 @@
-"""`tabuleiro demo` (`make demo`): the demo's table (``benchmarks.demo``), then its short arena."""
+"""`tabuleiro demo` (`make demo`): the demo's table (``tabuleiro.demo``), then its short arena."""
 
 import argparse
 
-from benchmarks.arena import MAX_GAMES, run_arena
-from benchmarks.arena import format_report as arena_report
-from benchmarks.demo import DEMO_ARENA, format_report, run_demo
+from agents.arena import MAX_GAMES, run_arena
+from agents.arena import format_report as arena_report
+from tabuleiro.demo import DEMO_ARENA, format_report, run_demo
 from tabuleiro.options import int_option, seed_option
 
 

@@ -7,10 +7,10 @@ import tempfile
 from typing import Any
 
 import envs
+from agents.arena import checked_agents
 from agents.human import HumanAgent, QuitGame
 from agents.match import play_game
 from agents.registry import check_spec, make_agent, parse_spec
-from benchmarks.arena import checked_agents
 from envs.replay import record, save
 from tabuleiro.move_text import move_text
 from tabuleiro.options import MAX_PLAYERS, Terminated, check_output_file, checked, int_option, seed_option

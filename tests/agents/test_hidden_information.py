@@ -5,7 +5,6 @@ import pytest
 
 import envs
 from agents.ismcts import ISMCTSAgent
-from agents.search import search_module
 
 GAMES = [spec.name for spec in envs.specs() if spec.search is not None]
 
@@ -63,7 +62,7 @@ def test_search_is_identical_on_states_differing_only_in_hidden_information(game
 
 @pytest.mark.parametrize("game", GAMES)
 def test_search_determinization_keeps_what_the_seat_sees_and_forgets_the_rest(game):
-    determinize = search_module(game).determinize
+    determinize = envs.spec(game).game.determinize_fn
     for g, root, seat in _positions(game):
         twin = _twin(g, root, seat, seed=99)
         a, b = root.copy(), twin.copy()

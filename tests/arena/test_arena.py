@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from benchmarks.arena import game_seed, lineup_for, parse_agents, participant_names, rotation, run_arena
+from agents.arena import game_seed, lineup_for, parse_agents, participant_names, rotation, run_arena
 from tabuleiro.cli import main
 
 

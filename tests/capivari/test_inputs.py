@@ -79,7 +79,8 @@ def test_bools_and_floats_are_refused_naming_the_key(scenario, match):
 
 
 def test_one_available_card_and_a_deck_refills_at_once_and_plays_on():
-    """Issue 13: one available card stalled after the first move (no legal action, not over)."""
+    """One available card and a deck: the refill reveals up to 4 at once, so play never stalls (no legal
+    action while the game is not over)."""
     env = reset_with(available=["crias1"], deck=["oxes1", "oxes2", "oxes4", "oxes5"])
     s = env.core_state
     avail = {env.action_name(c) for c in range(15) if s.loc[c] == LOC_AVAILABLE}
@@ -230,8 +231,8 @@ def test_corrupted_finished_states_are_refused(name):
 
 
 def test_rounds_done_at_max_rounds_no_longer_overruns_the_score_history():
-    """Issue 13: with max_rounds=64 a live state with rounds_done=64 was accepted, and the round end
-    wrote round_scores[64] over the fields after it."""
+    """With max_rounds=64 a live state with rounds_done=64 is refused (its round end would write
+    round_scores[64] over the fields after it); from 63 the last round ends the match."""
     config = {"max_rounds": 64, "wins_needed": 5}
     env = _played(config, steps=3)
 

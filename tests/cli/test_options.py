@@ -119,7 +119,7 @@ def test_ismcts_agent_refuses_unbounded_budgets():
 
 
 def test_arena_api_refuses_out_of_range_sizes():
-    from benchmarks.arena import run_arena
+    from agents.arena import run_arena
 
     for kwargs, message in (
         ({"games": 10**9}, "games must be an int in 1.."),

@@ -8,10 +8,10 @@ from numba import njit
 
 from agents.heuristic import HeuristicAgent
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel import kernels
-from envs.dorfromantik_duel.heuristic import Heuristic, board_value
+from envs.dorfromantik_duel.heuristic import board_value
 from envs.dorfromantik_duel.rules import NUM_EXTRA, NUM_ROT, PH_PLACE, PH_SPECIAL, PHASE_NAMES, action_name
 from envs.dorfromantik_duel.simulation import matching_edges, place_tile, play_special, score_board
+from envs.engine.templates import kernels_of
 
 # --- the reference: the implementation before the heuristic became one compiled function -------------
 
@@ -99,7 +99,7 @@ GREEDY = 0.8  # share of placements played by the heuristic (the rest at random)
 def test_compiled_values_equal_the_earlier_implementation(family: str) -> None:
     config = FAMILIES[family]
     env = duel.raw_env(**config)
-    heuristic = Heuristic()
+    heuristic = HeuristicAgent("dorfromantik_duel_v0")
     rng = np.random.default_rng(7)
     phases: dict[str, int] = {}
     for game in range(GAMES):
@@ -130,8 +130,9 @@ def test_compiled_values_equal_the_earlier_implementation(family: str) -> None:
 
 
 def test_heuristic_values_are_the_compiled_ones_in_the_kernels() -> None:
-    assert kernels.HAS_COMPILED_HEURISTIC
     env = duel.raw_env(module_points_of_interest=True)
+    kernels = kernels_of(env.game)
+    assert kernels.action_values is env.game.action_values_fn
     env.reset(seed=3)
     agent = HeuristicAgent("dorfromantik_duel_v0", seed=0)
     obs = env.observe(env.agent_selection)

@@ -146,7 +146,7 @@ def test_states_from_random_play_pass_the_checks():
         env.game.validate_state(env._states[0])
 
 
-# -- issue 13: set-ups the rules cannot continue from, and states no seat can act in ---------------
+# -- set-ups the rules cannot continue from, and states no seat can act in ------------------------
 
 
 @pytest.mark.parametrize(

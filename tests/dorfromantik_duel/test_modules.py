@@ -1,5 +1,5 @@
 """The Duel's Module 1 (task cards) and Module 2 (points of interest), sentence by sentence from
-the issue and the manual (pages 9-10), through scenarios and action names."""
+the rules document and the manual (pages 9-10), through scenarios and action names."""
 
 import numpy as np
 import pytest

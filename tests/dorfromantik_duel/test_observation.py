@@ -5,8 +5,8 @@ from functools import partial
 import numpy as np
 import pytest
 
+from agents.heuristic import HeuristicAgent
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel.heuristic import Heuristic
 from envs.dorfromantik_duel.observation import CHANNELS, CHANNELS_POI, PRIOR_SCALE
 from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, NUM_ROT, PH_PLACE, PHASE_NAMES, coords_of
 from envs.dorfromantik_duel.tiles import TILE_EDGES
@@ -102,7 +102,7 @@ def expected_prior(env, seat, obs):
     state = env.game.new_state()
     state[0] = env.core_state
     mask = obs["action_mask"]
-    values = Heuristic().values(state, seat, obs)
+    values = HeuristicAgent("dorfromantik_duel_v0").values(state, seat, obs)
     placements = np.flatnonzero(mask[: W * W * NUM_ROT])
     want = np.zeros(W * W * NUM_ROT)
     if placements.size and int(env.core_state.phase) == PH_PLACE:

@@ -13,7 +13,7 @@ from tests import common
 from tests.dorfromantik_duel import referee, reference
 
 NUM_GAMES = 10_000
-PRIOR_GAMES = 2_000  # with the placement_prior or _candidates piece: a simulation per placement (~0.2 ms each)
+PRIOR_GAMES = 2_000  # fewer with the placement_prior or _candidates piece: a simulation per legal placement
 
 
 def board_of(snap, p):

@@ -1,4 +1,5 @@
-"""Dorfromantik: The Duel, sentence by sentence from the issue and the manual, through scenarios and action names."""
+"""Dorfromantik: The Duel, sentence by sentence from the rules document and the manual, through scenarios and
+action names."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""The tile set: the counts the issue fixes, and that the data file is what the derivation rule gives."""
+"""The tile set: the counts the rules document fixes, and that the data file is what the derivation rule gives."""
 
 from collections import Counter
 

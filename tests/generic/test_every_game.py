@@ -6,7 +6,6 @@ changes what the seat sees), and by random agents in the arena; the batch API, t
 the agents' full games and the training smoke test are parametrized over the specs as well.
 """
 
-import importlib
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +13,8 @@ import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import envs
-from benchmarks.arena import run_arena
+from agents.arena import run_arena
+from envs.engine.contract import check_game
 from tests.common import (
     check_copies_continue_identically,
     check_deterministic_despite_global_rng,
@@ -42,12 +42,7 @@ def test_the_spec_is_complete(spec):
     entry = envs.game_module(spec.name)
     assert callable(entry.env) and callable(entry.raw_env) and entry.__doc__ == spec.doc
     assert hasattr(entry, "parallel_env") == spec.parallel
-    if spec.heuristic is not None:
-        assert callable(getattr(importlib.import_module(spec.heuristic).Heuristic, "values", None))
-    if spec.search is not None:
-        hooks = vars(importlib.import_module(spec.search))
-        missing = {"step", "legal_into", "random_playout", "pick_random_action", "determinize", "utility"} - set(hooks)
-        assert not missing, f"{spec.search} lacks {sorted(missing)}"
+    check_game(spec.game)  # what registration checked (envs.engine.contract), still true
     assert spec.game.determinize_fn is not None, "agents and the hidden-information check need determinize_fn"
     assert envs.game_name(spec.short_name) == spec.name
     names = (ROOT / "README.md").read_text()
@@ -88,6 +83,22 @@ def test_action_names_round_trip(spec):
     game = envs.make(spec.name, **spec.quick_config).game
     for a in range(game.num_actions):
         assert game.action_from_name(game.action_name(a)) == a
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_action_mask_is_the_observed_mask_of_every_seat(spec):
+    """``action_mask()`` (the core's legal_into, no observation) agrees with ``observe()`` along random games."""
+    env = envs.make(spec.name, **spec.quick_config)
+    rng = np.random.default_rng(5)
+    for seed in range(6):
+        env.reset(seed=seed)
+        for _ in range(60):
+            for agent in env.possible_agents:
+                np.testing.assert_array_equal(env.action_mask(agent), env.observe(agent)["action_mask"])
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                break
+            env.step(random_legal(obs["action_mask"], rng))
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)

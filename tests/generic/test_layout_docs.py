@@ -1,4 +1,4 @@
-"""The rules documents' observation tables agree with the layouts the games declare (issue 14).
+"""The rules documents' observation tables agree with the layouts the games declare.
 
 Every registered game whose ``Game.observation_layout()`` returns an ``ObsLayout`` has, under the
 "Observation" heading of its rules document (``spec.rules``), a table with the columns

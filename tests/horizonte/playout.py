@@ -5,7 +5,7 @@ cycle of tricks, trick winners, star doubling, scores), written from the manual
 independently of envs/horizonte/core.py, and compares the core's state with it
 after every step. It also checks that resampling what a seat cannot see never
 changes that seat's observation. Everything runs in one compiled call per batch
-of games, so 10,000 games take about a second.
+of games, so tens of thousands of games are cheap.
 """
 
 import numpy as np

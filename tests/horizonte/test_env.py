@@ -7,7 +7,8 @@ import pytest
 
 import envs
 from envs import horizonte_v0
-from envs.horizonte import kernels
+from envs.engine.templates import kernels_of
+from envs.horizonte.game import Horizonte
 from envs.horizonte.observation import layout
 from envs.horizonte.rules import NUM_CARDS
 from tests import common
@@ -136,6 +137,7 @@ def test_rank_rewards_are_zero_sum_and_favour_the_lowest_total():
 
 
 def test_batch_kernels_run_horizonte():
+    kernels = kernels_of(Horizonte)
     game = env_fn(4)().game
     states = np.concatenate([game.new_state() for _ in range(8)])
     kernels.batch_reset(states, np.arange(8, dtype=np.uint64))

@@ -132,7 +132,7 @@ def test_random_byte_flips_are_rejected_or_play_to_the_end():
     assert accepted >= 3 and rejected > 250
 
 
-# -- issue 13: every phase is checked, finished games included ----------------------------------------
+# -- every phase is checked, finished games included --------------------------------------------------
 
 
 def _finished(seed: int = 0, **config):

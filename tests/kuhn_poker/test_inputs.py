@@ -5,8 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
+from agents.heuristic import HeuristicAgent
 from envs import kuhn_poker_v0
-from envs.kuhn_poker.heuristic import Heuristic
 from tests.common import with_record
 
 STATE_ERROR = "invalid Kuhn poker state|state field|num_players"
@@ -201,7 +201,7 @@ def test_heuristic_rule_of_thumb_first_mover(mine, history, action):
     env = reset_with(cards=[mine, other], history=history)
     states = env.game.new_state()
     states[0] = env.core_state
-    values = Heuristic().values(states, 0, env.observe("player_0"))
+    values = HeuristicAgent("kuhn_poker").values(states, 0, env.observe("player_0"))
     assert env.action_name(int(np.argmax(values))) == action
 
 
@@ -215,5 +215,5 @@ def test_heuristic_rule_of_thumb_second_mover(mine, history, action):
     env = reset_with(cards=[other, mine], history=history)
     states = env.game.new_state()
     states[0] = env.core_state
-    values = Heuristic().values(states, 1, env.observe("player_1"))
+    values = HeuristicAgent("kuhn_poker").values(states, 1, env.observe("player_1"))
     assert env.action_name(int(np.argmax(values))) == action

@@ -7,9 +7,9 @@ import matplotlib.image
 import pytest
 
 import envs
+from agents.arena import run_arena
 from agents.match import play_game
 from agents.random_agent import RandomAgent
-from benchmarks.arena import run_arena
 from envs.replay import Replay, load, make_env, record, save, steps, verify
 from tabuleiro.cli import main
 from tabuleiro.move_text import move_text

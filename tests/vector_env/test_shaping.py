@@ -3,7 +3,10 @@
 import numpy as np
 import pytest
 
-from training.shaping import Potential, duel_margin, duel_score, potential
+import envs
+from envs.dorfromantik_duel.shaping import margin as duel_margin
+from envs.dorfromantik_duel.shaping import own_score as duel_score
+from envs.engine.spec import Potential
 from training.vector_env import MASK_KEY, GameVectorEnv
 
 GAME = "dorfromantik_duel"
@@ -97,7 +100,9 @@ def test_metrics_count_the_games_own_rewards(played: dict) -> None:
 
 
 def test_unknown_shaping_and_bad_gamma_refused() -> None:
-    with pytest.raises(ValueError, match="unknown reward shaping"):
-        potential("nope")
+    with pytest.raises(ValueError, match="no reward shaping 'nope'"):
+        envs.spec("dorfromantik_duel").potential("nope")
+    with pytest.raises(ValueError, match="kuhn_poker_v0 has no reward shaping 'duel_margin'"):
+        GameVectorEnv("kuhn_poker", 2, shaping="duel_margin")
     with pytest.raises(ValueError, match="gamma"):
-        GameVectorEnv("kuhn_poker", 2, shaping="duel_margin", shaping_gamma=1.5)
+        GameVectorEnv(GAME, 2, shaping="duel_margin", shaping_gamma=1.5)

@@ -1,9 +1,8 @@
-"""The IS-MCTS iteration loop, written once and compiled against each game's core.
+"""The IS-MCTS iteration loop: a template compiled once per game (``agents.search.search_kernel``).
 
-Like ``envs.engine.kernels``: numba caches neither closures nor functions taking other
-compiled functions as arguments, so the loop is source text compiled inside each game's
-``agents/search/<game>.py`` namespace (``compile_search(globals())``), where ``step``,
-``legal_into``, ``random_playout``, ``determinize`` and ``utility`` are that game's.
+The names imported from ``envs.engine.contract`` are the game's own functions in each compiled copy
+(``envs.engine.templates``): its rules, its determinization, its random playout (the batch kernels')
+and its ``SearchHooks``; the module constants below are the hooks' defaults, replaced by the game's.
 
 Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with UCT. One iteration:
 
@@ -13,33 +12,33 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with UCT. One iter
 2. descend the tree, keyed by action sequences from the root, choosing among the children
    legal in this determinization by UCB with availability counts (a child's exploration
    term uses how often it was legal, not the parent's visits);
-3. expand one untried legal action (uniformly at random, or by the game module's
+3. expand one untried legal action (uniformly at random, or by the game's
    ``expand_action(s, untried, n_untried, r)``), play to the end with the compiled ``random_playout``
-   (or, where the game module sets ``ROLLOUT_STEPS >= 0``, that many steps of its
+   (or, where the game's ``SearchHooks.rollout_steps >= 0``, that many steps of its
    ``default_policy`` only: its ``utility`` then evaluates unfinished positions);
 4. back up ``utility(s, returns, u)`` (each seat's result in [0, 1]): each node gets the
    value of the seat that made its move.
 
-``root_mask`` limits the actions searched at the root (all legal ones by default; a game
-module's ``root_candidates`` may narrow a huge action set to the promising few).
+``root_mask`` limits the actions searched at the root (all legal ones by default; a game's
+``root_candidates`` hook may narrow a huge action set to the promising few).
 
-A game module may set ``OPPONENTS_IN_TREE = False``: the tree then holds only the searching
+A game may set ``opponents_in_tree=False``: the tree then holds only the searching
 seat's own decisions (keyed by its own action sequence) and the other seats move by the
 default policy in between, for games where they barely interact. Further optional hooks:
 
 - ``default_policy(s, seat, mask, r)``: the move of the acting seat (``s.current``) outside the
   tree (rollouts, opponents kept out of the tree), ``seat`` being the searching one; uniformly
   random legal (``pick_random_action``) by default;
-- ``MAX_TREE_DEPTH``: the tree grows no deeper than this many levels (unlimited by
+- ``max_tree_depth``: the tree grows no deeper than this many levels (unlimited by
   default); below them the default policy plays;
-- ``SHARED_DETERMINIZATIONS = B``: iterations ``B k .. B k + B - 1`` share one determinization
+- ``shared_determinizations = B``: iterations ``B k .. B k + B - 1`` share one determinization
   (and random stream): children compared within a block meet the same hidden cards and
   future chance (common random numbers); 1 by default (a fresh one each iteration); 0: B is
   the number of actions ``root_mask`` allows.
 
 An exploration constant of ``inf`` allocates uniformly: each step takes the least visited
-child (ties to the best mean). With one root action a block (``MAX_TREE_DEPTH = 1``,
-``SHARED_DETERMINIZATIONS = 0``) every root action is then tried once in every
+child (ties to the best mean). With one root action a block (``max_tree_depth=1``,
+``shared_determinizations=0``) every root action is then tried once in every
 determinization: a paired comparison.
 
 The tree lives in preallocated arrays: ``tree_i[n] = (action, mover, first_child,
@@ -49,9 +48,34 @@ next_sibling)`` and ``tree_f[n] = (visits, availability, value)``; node 0 is the
 import numpy as np
 from numba import njit
 
+from envs.engine.contract import (
+    determinize,
+    legal_into,
+    pick_random_action,
+    random_playout,
+    step,
+    utility,
+)
 from envs.engine.rng import splitmix64
 
-SEARCH_SOURCE = """
+ROLLOUT_STEPS = -1  # SearchHooks.rollout_steps
+OPPONENTS_IN_TREE = True  # SearchHooks.opponents_in_tree
+MAX_TREE_DEPTH = 1 << 30  # SearchHooks.max_tree_depth
+SHARED_DETERMINIZATIONS = 1  # SearchHooks.shared_determinizations
+
+
+@njit(cache=True)
+def expand_action(s, untried, n_untried, r):
+    """Uniformly at random among the untried actions (SearchHooks.expand_action replaces it)."""
+    return untried[np.uint64(r) % np.uint64(n_untried)]
+
+
+@njit(cache=True)
+def default_policy(s, seat, mask, r):
+    """Uniformly random legal moves (SearchHooks.default_policy replaces it)."""
+    return pick_random_action(s, mask, r)
+
+
 @njit(cache=True)
 def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
     best = -1
@@ -72,8 +96,26 @@ def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
 
 
 @njit(cache=True)
-def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_explore, tree_i, tree_f, n_nodes,
-                   mask, root_mask, child_of, untried, path, returns, util):
+def ismcts_iterate(
+    root_bytes,
+    work,
+    work_bytes,
+    seat,
+    seed,
+    first,
+    count,
+    c_explore,
+    tree_i,
+    tree_f,
+    n_nodes,
+    mask,
+    root_mask,
+    child_of,
+    untried,
+    path,
+    returns,
+    util,
+):
     s = work[0]
     block = SHARED_DETERMINIZATIONS
     if block <= 0:  # one determinization a round of the root's candidates
@@ -160,34 +202,3 @@ def ismcts_iterate(root_bytes, work, work_bytes, seat, seed, first, count, c_exp
             tree_f[n, 0] += 1.0
             tree_f[n, 2] += util[tree_i[n, 1]]
     return n_nodes
-"""
-
-DEFAULT_EXPAND = """
-@njit(cache=True)
-def expand_action(s, untried, n_untried, r):
-    return untried[np.uint64(r) % np.uint64(n_untried)]
-"""
-
-DEFAULT_POLICY = """
-@njit(cache=True)
-def default_policy(s, seat, mask, r):
-    return pick_random_action(s, mask, r)
-"""
-
-
-def compile_search(namespace: dict) -> None:
-    """Define ``ismcts_iterate`` inside a game's search module (see the module docstring)."""
-    needed = ("step", "legal_into", "random_playout", "pick_random_action", "determinize", "utility")
-    missing = [k for k in needed if k not in namespace]
-    if missing:
-        raise RuntimeError(f"{namespace.get('__name__')} must define {missing} before compile_search")
-    namespace.setdefault("ROLLOUT_STEPS", -1)
-    namespace.setdefault("OPPONENTS_IN_TREE", True)
-    namespace.setdefault("MAX_TREE_DEPTH", 1 << 30)
-    namespace.setdefault("SHARED_DETERMINIZATIONS", 1)
-    namespace.update(np=np, njit=njit, splitmix64=splitmix64)
-    if "expand_action" not in namespace:
-        exec(compile(DEFAULT_EXPAND, namespace["__file__"], "exec"), namespace)
-    if "default_policy" not in namespace:
-        exec(compile(DEFAULT_POLICY, namespace["__file__"], "exec"), namespace)
-    exec(compile(SEARCH_SOURCE, namespace["__file__"], "exec"), namespace)

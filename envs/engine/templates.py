@@ -1,0 +1,88 @@
+"""Compiled templates: code written once for every game, compiled and cached once per game.
+
+numba caches neither closures nor functions that take other compiled functions as arguments, so
+a loop written once for every game (the batch kernels, IS-MCTS, the vector env's opponents) is a
+*template*: an ordinary module that calls a game's functions through the stand-ins it imports
+from ``envs.engine.contract`` (``step``, ``legal_into``, ...). ``instantiate`` runs the template's
+own code (its real file and line numbers: tracebacks and coverage point into it) in a fresh module
+per game, binds the stand-ins to that game's functions, and gives each compiled function a name of
+its own (``<tag>.<function>``) so that numba keeps every game's machine code in its own cache files.
+
+numba invalidates a cached function when its own file changes, not when a function it calls does;
+``envs._numba_cache`` keys the whole cache folder by every file under ``envs``. A template outside
+``envs`` may therefore import compiled code only from ``envs`` (checked here): its own file is
+covered by numba's per-file check, its callees by the folder's key.
+"""
+
+import ast
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from numba.core.caching import NullCache
+from numba.core.dispatcher import Dispatcher
+
+_INSTANCES: dict[tuple[str, str], ModuleType] = {}
+
+
+def _checked_imports(template: ModuleType, tree: ast.Module) -> None:
+    own = template.__name__.split(".")[0]
+    if own == "envs":
+        return
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            if name.split(".")[0] == own:
+                raise RuntimeError(
+                    f"template {template.__name__} imports {name}: a template outside envs imports compiled "
+                    "code only from envs (envs._numba_cache keys the cache by envs' files)"
+                )
+
+
+def instantiate(template: ModuleType, bindings: dict[str, Any], tag: str) -> ModuleType:
+    """``template`` compiled for one game: a module whose stand-ins are ``bindings`` (same module for a tag).
+
+    ``tag`` names the game's copy (e.g. ``envs_capivari_game_Capivari``); the template's module-level
+    names found in ``bindings`` are replaced, and every stand-in it imports must be among them.
+    """
+    key = (template.__name__, tag)
+    if key in _INSTANCES:
+        return _INSTANCES[key]
+    path = Path(template.__file__)
+    tree = ast.parse(path.read_bytes(), str(path))
+    _checked_imports(template, tree)
+    module = ModuleType(f"{template.__name__}.{tag}", template.__doc__)
+    module.__file__ = str(path)
+    namespace = module.__dict__
+    exec(compile(tree, str(path), "exec"), namespace)
+    namespace.update({k: v for k, v in bindings.items() if k in namespace})
+    unbound = sorted(k for k, v in namespace.items() if getattr(v, "stand_in", False))
+    if unbound:
+        raise RuntimeError(f"template {template.__name__} needs {unbound} bound for {tag}")
+    for value in list(namespace.values()):
+        if isinstance(value, Dispatcher) and value.py_func.__globals__ is namespace:
+            value.py_func.__qualname__ = f"{tag}.{value.py_func.__name__}"
+            if not isinstance(value._cache, NullCache):
+                value.enable_caching()  # the cache files, named after the new qualname
+    sys.modules[module.__name__] = module
+    _INSTANCES[key] = module
+    return module
+
+
+def tag_of(cls: type) -> str:
+    """A game class's tag for its templates' copies: its import path, as one identifier."""
+    return f"{cls.__module__}.{cls.__qualname__}".replace(".", "_")
+
+
+def kernels_of(game: Any) -> ModuleType:
+    """The batch and rollout kernels (``envs.engine.batch_kernels``) compiled for a game (instance or class)."""
+    from envs.engine import batch_kernels
+    from envs.engine.contract import template_bindings
+
+    cls = game if isinstance(game, type) else type(game)
+    return instantiate(batch_kernels, template_bindings(cls), tag_of(cls))
