@@ -16,8 +16,8 @@ from numba import njit
 
 from envs.dorfromantik_duel.areas import territory
 from envs.dorfromantik_duel.grid import pass_action
-from envs.dorfromantik_duel.module_poi import matching_edges
 from envs.dorfromantik_duel.placement import MAX_LISTED
+from envs.dorfromantik_duel.points_of_interest import matching_edges
 from envs.dorfromantik_duel.prospects import board_prospects
 from envs.dorfromantik_duel.rules import NUM_ROT, PH_PLACE
 from envs.dorfromantik_duel.simulation import (

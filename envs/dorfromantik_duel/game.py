@@ -4,16 +4,22 @@ from typing import Any
 
 import numpy as np
 
-from envs.dorfromantik_duel import core, rules
+from envs.dorfromantik_duel import rules
+from envs.dorfromantik_duel.determinize import determinize
 from envs.dorfromantik_duel.heuristic import action_values
-from envs.dorfromantik_duel.placement import pick_random_action
-from envs.dorfromantik_duel.render import render_table
+from envs.dorfromantik_duel.observation import layout, observe, observe_into
+from envs.dorfromantik_duel.placement import legal_into, pick_random_action
 from envs.dorfromantik_duel.rules import CARD_KINDS, CARD_LANDSCAPES, PHASE_NAMES, POI_NAMES, DorfromantikDuelConfig
 from envs.dorfromantik_duel.scenario import apply_scenario
 from envs.dorfromantik_duel.score_pad import score_pads
 from envs.dorfromantik_duel.search import SEARCH_HOOKS
+from envs.dorfromantik_duel.setup import reset
+from envs.dorfromantik_duel.state import STATE_DTYPE
+from envs.dorfromantik_duel.state import state_dtype as record_dtype
 from envs.dorfromantik_duel.state_check import SWITCH_FIELDS, check_state
+from envs.dorfromantik_duel.text import render_table
 from envs.dorfromantik_duel.tiles import TASK_TYPES, TILE_NAMES
+from envs.dorfromantik_duel.turn import step
 from envs.engine.game import Game
 from envs.engine.layout import ObsLayout
 
@@ -51,13 +57,13 @@ class DorfromantikDuel(Game):
     rules_version = "dorfromantik-duel-1"
     config_cls = DorfromantikDuelConfig
     max_actions = rules.num_actions(rules.MAX_BOARD_RADIUS, True)  # the largest board, Module 2 on
-    state_dtype = core.STATE_DTYPE  # the default radius's layout
-    reset_fn = staticmethod(core.reset)
-    step_fn = staticmethod(core.step)
-    observe_fn = staticmethod(core.observe)
-    observe_into_fn = staticmethod(core.observe_into)
-    legal_into_fn = staticmethod(core.legal_into)
-    determinize_fn = staticmethod(core.determinize)
+    state_dtype = STATE_DTYPE  # the default radius's layout
+    reset_fn = staticmethod(reset)
+    step_fn = staticmethod(step)
+    observe_fn = staticmethod(observe)
+    observe_into_fn = staticmethod(observe_into)
+    legal_into_fn = staticmethod(legal_into)
+    determinize_fn = staticmethod(determinize)
     pick_random_action_fn = staticmethod(pick_random_action)
     action_values_fn = staticmethod(action_values)
     search = SEARCH_HOOKS
@@ -81,7 +87,7 @@ class DorfromantikDuel(Game):
     def observation_layout(self) -> ObsLayout:
         """This config's observation pieces (``observation.layout``, declared once there)."""
         c = self.config
-        return core.layout(
+        return layout(
             self.radius,
             c.module_task_cards,
             c.module_points_of_interest,
@@ -100,7 +106,7 @@ class DorfromantikDuel(Game):
         return rules.num_cells(self.radius) * rules.NUM_ROT
 
     def new_state(self) -> np.ndarray:
-        states = np.zeros(1, core.state_dtype(self.radius))
+        states = np.zeros(1, record_dtype(self.radius))
         states["num_players"] = rules.NUM_PLAYERS
         states["radius"] = self.radius
         for field, name in SWITCH_FIELDS:

@@ -19,8 +19,8 @@ Module 2: the special tile (School, Barn, Oak or photographer's tile) goes where
 highest board value; the other choices go by rule of thumb (``decision_values``).
 
 One compiled implementation, ``action_values(state, work, seat, mask, out)``, for every phase: the
-vector env plays it inside its kernel (``envs.engine.kernels``: the ``heuristic`` opponent of
-training's pool), ``Heuristic.values`` (``HeuristicAgent``) wraps it, and IS-MCTS narrows its root
+vector env plays it inside its kernel (``heuristic_action`` of ``envs.engine.batch_kernels``: the
+``heuristic`` opponent of training's pool), ``HeuristicAgent`` calls it, and IS-MCTS narrows its root
 with it. Only my board, the tile on the table and its marker are read (and with Module 1's "most closed
 territories" card the opponent's board as it stood at the turn's start): all public. The observation's
 optional ``placement_prior`` piece is these values, scaled (observation.py).

@@ -5,7 +5,7 @@ discs in their type's colour with the value; a completed one is a check mark, a 
 a cross. Flags are small pennants in the flag's colour. Closed territories (forest, grain,
 village) of two or more tiles, or holding a flag, are outlined in a dark shade of their terrain.
 Both boards share one scale. Player_0's choice is shown only to a spectator or to player_0
-until player_1 has chosen (the text render's rule). Everything is drawn in one pixel-unit
+until player_1 has chosen (the same rule as the text, text.py). Everything is drawn in one pixel-unit
 axes: extra axes cost more time than the whole board.
 """
 

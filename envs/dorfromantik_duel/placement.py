@@ -24,7 +24,7 @@ from envs.dorfromantik_duel.grid import (
     tile_edge,
 )
 from envs.dorfromantik_duel.markers import VERDICT_CANCEL, check_task_markers, marker_verdict
-from envs.dorfromantik_duel.module_poi import after_placement, poi_open
+from envs.dorfromantik_duel.points_of_interest import after_placement, poi_open
 from envs.dorfromantik_duel.rules import (
     MK_OPEN,
     NUM_ROT,

@@ -17,7 +17,7 @@ from envs.dorfromantik_duel.rules import (
     cell_of,
     hex_distance,
 )
-from envs.dorfromantik_duel.scenario_modules import (
+from envs.dorfromantik_duel.scenario_expansions import (
     finish_points_of_interest,
     parse_cards,
     parse_points_of_interest,

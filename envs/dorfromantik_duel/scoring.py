@@ -7,9 +7,9 @@ import numpy as np
 from numba import njit
 
 from envs.dorfromantik_duel.areas import territory
-from envs.dorfromantik_duel.module_cards import score_task_cards
-from envs.dorfromantik_duel.module_poi import score_points_of_interest
+from envs.dorfromantik_duel.points_of_interest import score_points_of_interest
 from envs.dorfromantik_duel.rules import NUM_MARKER_TYPES
+from envs.dorfromantik_duel.task_cards import score_task_cards
 from envs.dorfromantik_duel.tiles import STREAM, TILE_FLAG, TRACK
 
 K_TRACK = TRACK - 1  # area kind of track edges

@@ -8,7 +8,6 @@ from numba import njit
 
 from envs.dorfromantik_duel.areas import relabel_areas
 from envs.dorfromantik_duel.markers import MARKERS_PER_TYPE, check_task_markers
-from envs.dorfromantik_duel.module_cards import draw_task_cards
 from envs.dorfromantik_duel.placement import index_board
 from envs.dorfromantik_duel.rules import (
     BOXED_LANDSCAPE,
@@ -22,6 +21,7 @@ from envs.dorfromantik_duel.rules import (
 )
 from envs.dorfromantik_duel.scoring import score_board
 from envs.dorfromantik_duel.state import NO_TILE
+from envs.dorfromantik_duel.task_cards import draw_task_cards
 from envs.dorfromantik_duel.tiles import NUM_LANDSCAPE, NUM_TASK, T_DOUBLE
 from envs.dorfromantik_duel.turn import begin_turn
 from envs.engine.rng import rng_seed, rng_shuffle
@@ -54,12 +54,12 @@ def clear_boards(s) -> None:
     s.flag_points[:, :] = 0
     s.longest[:, :] = 0
     s.total[:] = 0
-    clear_modules(s)
+    clear_expansions(s)
 
 
 @njit(cache=True)
-def clear_modules(s) -> None:
-    """Module bookkeeping at its start-of-game values (the cards are drawn by ``reset``)."""
+def clear_expansions(s) -> None:
+    """The expansions' bookkeeping (Modules 1 and 2) at start-of-game values (the cards are drawn by ``reset``)."""
     s.closed2[:, :] = 0
     s.card_points[:, :] = 0
     s.milestones[:] = 0

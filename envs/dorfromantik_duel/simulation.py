@@ -20,8 +20,8 @@ from numba import njit
 
 from envs.dorfromantik_duel.areas import territory
 from envs.dorfromantik_duel.grid import mismatched_edges, neighbour, next_cell, occupied_neighbours, tile_edge
-from envs.dorfromantik_duel.module_poi import matching_edges
 from envs.dorfromantik_duel.placement import place_tile, play_action, play_special
+from envs.dorfromantik_duel.points_of_interest import matching_edges
 from envs.dorfromantik_duel.prospects import board_mismatches, prospects_of
 from envs.dorfromantik_duel.rules import MK_CANCELLED, MK_OPEN, NUM_KINDS, NUM_MARKER_TYPES, NUM_ROT
 from envs.dorfromantik_duel.scoring import score_board

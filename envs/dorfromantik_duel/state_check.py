@@ -45,7 +45,7 @@ from envs.dorfromantik_duel.rules import (
 )
 from envs.dorfromantik_duel.scoring import score_board
 from envs.dorfromantik_duel.state import MAX_PLACED
-from envs.dorfromantik_duel.state_check_modules import check_module_scores, check_modules
+from envs.dorfromantik_duel.state_check_expansions import check_expansion_scores, check_expansions
 from envs.dorfromantik_duel.tiles import (
     NUM_LANDSCAPE,
     NUM_TASK,
@@ -103,7 +103,7 @@ def check_state(rec: np.void, config: DorfromantikDuelConfig) -> None:
         _board(rec, p, radius, nc)
         _tasks(rec, p)
     _turn(rec, revealed)
-    check_modules(rec)
+    check_expansions(rec)
     holder = np.zeros(1, rec.dtype)
     holder[0] = rec
     h = holder[0]
@@ -426,7 +426,7 @@ def _scores(rec: np.void, holder: np.ndarray) -> None:
     _in(rec, "flag_points", 0, MAX_FLAG_POINTS)
     _in(rec, "longest", 0, MAX_PLACED)
     _in(rec, "total", 0, MAX_TOTAL)
-    check_module_scores(rec, holder[0])
+    check_expansion_scores(rec, holder[0])
     if not rec["done"] and int(rec["phase"]) != PH_PLACE:
         return  # placements of this turn are not scored until it ends
     keys = ("flag_points", "longest", "total", "closed2", "card_points", "poi_points")

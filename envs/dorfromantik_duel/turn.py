@@ -7,9 +7,8 @@ of the game."""
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.module_cards import claim_closed_cards
-from envs.dorfromantik_duel.module_poi import choose_points_of_interest, place_hearts, seat_needs, take_photos
 from envs.dorfromantik_duel.placement import is_legal, play_action, play_special
+from envs.dorfromantik_duel.points_of_interest import choose_points_of_interest, place_hearts, seat_needs, take_photos
 from envs.dorfromantik_duel.rules import (
     FIRST_TASK_TURNS,
     MIN_OPEN_MARKERS,
@@ -21,6 +20,7 @@ from envs.dorfromantik_duel.rules import (
 )
 from envs.dorfromantik_duel.scoring import score_board
 from envs.dorfromantik_duel.state import NO_TILE
+from envs.dorfromantik_duel.task_cards import claim_closed_cards
 from envs.dorfromantik_duel.tiles import TILE_TASK
 
 

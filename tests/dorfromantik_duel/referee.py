@@ -9,11 +9,15 @@ Actions are drawn from a local generator seeded separately, never from the state
 import numpy as np
 from numba import njit
 
-from envs.dorfromantik_duel.core import determinize, legal_into, observe_into, reset, state_dtype, step
+from envs.dorfromantik_duel.determinize import determinize
 from envs.dorfromantik_duel.grid import action_count
+from envs.dorfromantik_duel.observation import observe_into
+from envs.dorfromantik_duel.placement import legal_into
 from envs.dorfromantik_duel.rules import NUM_KINDS, NUM_MARKER_TYPES
-from envs.dorfromantik_duel.state import MAX_PLACED
+from envs.dorfromantik_duel.setup import reset
+from envs.dorfromantik_duel.state import MAX_PLACED, state_dtype
 from envs.dorfromantik_duel.tiles import NUM_TILES, T_CONNECTION
+from envs.dorfromantik_duel.turn import step
 from envs.engine.rng import splitmix64
 
 _STAR = np.uint64(0x2545F4914F6CDD1D)

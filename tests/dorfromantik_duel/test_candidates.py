@@ -8,10 +8,10 @@ import pytest
 
 from envs import dorfromantik_duel_v0 as duel
 from envs.dorfromantik_duel.candidates import CANDIDATE, MAX_CANDIDATES
-from envs.dorfromantik_duel.module_poi import matching_edges
+from envs.dorfromantik_duel.points_of_interest import matching_edges
 from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, NUM_ROT, PHASE_NAMES
 from tests import common
-from tests.dorfromantik_duel.test_modules import COMPLETE, act
+from tests.dorfromantik_duel.test_expansions import COMPLETE, act
 from tests.dorfromantik_duel.test_observation import POI_AFTER_THREE
 
 W = 2 * DEFAULT_RADIUS + 1

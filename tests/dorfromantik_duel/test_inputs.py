@@ -183,7 +183,7 @@ def test_a_scenario_at_the_last_turn_the_key_allows_plays_past_it():
 
 
 def module_2_at_a_choice():
-    """Both seats complete a 4th task at once: both choose a point of interest (test_modules.py)."""
+    """Both seats complete a 4th task at once: both choose a point of interest (test_expansions.py)."""
     env = duel.raw_env(module_points_of_interest=True)
     pair = [["L17", 0, 0, 0], ["T03", 1, 0, 0, 3]]
     scenario = {

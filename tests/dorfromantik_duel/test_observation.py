@@ -11,7 +11,7 @@ from envs.dorfromantik_duel.observation import CHANNELS, CHANNELS_POI, PRIOR_SCA
 from envs.dorfromantik_duel.rules import DEFAULT_RADIUS, NUM_ROT, PH_PLACE, PHASE_NAMES, coords_of
 from envs.dorfromantik_duel.tiles import TILE_EDGES
 from tests import common
-from tests.dorfromantik_duel.test_modules import COMPLETE, FOREST_PAIR, THREE_DONE, act
+from tests.dorfromantik_duel.test_expansions import COMPLETE, FOREST_PAIR, THREE_DONE, act
 
 R = DEFAULT_RADIUS
 W = 2 * R + 1

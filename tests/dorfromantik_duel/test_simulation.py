@@ -21,7 +21,7 @@ from envs.dorfromantik_duel.heuristic import (
     placement_value,
     placement_values,
 )
-from envs.dorfromantik_duel.module_poi import matching_edges
+from envs.dorfromantik_duel.points_of_interest import matching_edges
 from envs.dorfromantik_duel.rules import MK_CANCELLED, MK_OPEN, NUM_ROT, PH_PLACE
 from envs.dorfromantik_duel.simulation import (
     begin_trials,

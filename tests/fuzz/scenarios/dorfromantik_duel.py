@@ -4,7 +4,7 @@ Random play from a fresh game seldom reaches Module 2's decisions (4 completed t
 these positions put them a placement or two away: three tasks done and a connection marker 3
 already touched by two tiles (any tile on one of its four free sides completes it), hearts in
 hand, a photographer with cameras, a school; and for Module 1 two forest territories one tile
-from closing at 5. Positions come from tests/dorfromantik_duel/test_rules.py and test_modules.py.
+from closing at 5. Positions come from tests/dorfromantik_duel/test_rules.py and test_expansions.py.
 """
 
 # The connection task T20 (marker 3) touched by L16 and L17: a third touching tile completes it.
@@ -14,7 +14,7 @@ THREE_DONE = [["forest", 3], ["grain", 3], ["village", 3]]
 TASKS = ["T01", "T02", "T05", "T06", "T09", "T10", "T12", "T13", "T14", "T15", "T16", "T17"]
 NEAR_MILESTONE = {"boards": [TRIANGLE, TRIANGLE], "completed": [THREE_DONE, THREE_DONE], "tasks": TASKS, "turn": 3}
 
-# test_modules.py: forest territories of 4, closed at 5 by L13 (seat 0) and L23 (seat 1).
+# test_expansions.py: forest territories of 4, closed at 5 by L13 (seat 0) and L23 (seat 1).
 FOREST4_A = [["L03", 0, 0, 1], ["L10", 1, -1, 5], ["L12", 0, -1, 5], ["L25", -1, 0, 2]]
 FOREST4_B = [["L27", 0, 0, 1], ["L25", 1, 0, 1], ["L03", 1, -1, 4], ["L10", 0, -1, 5]]
 CLOSING = {"boards": [FOREST4_A, FOREST4_B], "landscape": ["L13", "L23", "L17", "L16", "L32"], "tasks": [], "turn": 30}
@@ -44,7 +44,7 @@ POINTS_OF_INTEREST = [
         boards=[[*TRIANGLE, ["school", 1, 1, 0]], TRIANGLE],
         points_of_interest={"hearts": [[], [[1, 0]]], "hearts_left": [0, 1], "cameras_left": 5},
     ),
-    # test_modules.py: both seats complete a 4th task with L32 at q=1 r=-1
+    # test_expansions.py: both seats complete a 4th task with L32 at q=1 r=-1
     {
         "boards": [[["L17", 0, 0, 0], ["T03", 1, 0, 0, 3]], [["L17", 0, 0, 0], ["T03", 1, 0, 0, 3]]],
         "completed": [[["connection", 3], ["connection", 4], ["connection", 5]]] * 2,

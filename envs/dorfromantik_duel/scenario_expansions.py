@@ -1,4 +1,4 @@
-"""Scenario keys of the modules: ``cards`` (Module 1) and ``points_of_interest`` (Module 2), checked
+"""Scenario keys of the expansions: ``cards`` (Module 1) and ``points_of_interest`` (Module 2), checked
 in Python and written into a record whose boards ``apply_scenario`` has already written."""
 
 from typing import Any
@@ -137,7 +137,7 @@ def parse_points_of_interest(rec: np.void, poi: Any) -> None:
 
 def finish_points_of_interest(rec: np.void) -> None:
     """What follows from the whole position: milestones passed, special tiles left to each seat
-    (nothing without Module 2: its fields stay as ``setup.clear_modules`` left them)."""
+    (nothing without Module 2: its fields stay as ``setup.clear_expansions`` left them)."""
     if not rec["module_poi"]:
         return
     for p in range(NUM_PLAYERS):

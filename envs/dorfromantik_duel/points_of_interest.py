@@ -1,6 +1,7 @@
-"""Module 2, points of interest: the milestones a placement reaches, the choices (School, Barn,
-Oak, photographer, hearts), the photographer's moves and cameras, hearts, each seat's decisions
-in a phase, and the module's points. Placing a special tile is in placement.py."""
+"""Module 2 (the manual's name for this expansion), points of interest: the milestones a placement
+reaches, the choices (School, Barn, Oak, photographer, hearts), the photographer's moves and
+cameras, hearts, each seat's decisions in a phase, and the expansion's points. Placing a special
+tile is in placement.py."""
 
 # numba functions take state records and arrays, typed by numba rather than by hints
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from envs import dorfromantik_duel_v0 as duel
-from envs.dorfromantik_duel.core import layout, obs_size
+from envs.dorfromantik_duel.observation import layout, obs_size
 from envs.dorfromantik_duel.rules import CARD_KINDS, DEFAULT_RADIUS, cell_of
 from envs.engine import IllegalActionError
 

@@ -1,6 +1,7 @@
-"""Checks of the modules' fields in a deserialized or hand-edited record (see state_check.py):
-cleared while a module is off; with it on, indices in range, the counts the core keeps in step
-with the boards, and the decision phases as ``turn.next_phase`` leaves them."""
+"""Checks of the expansions' fields (the manual's Modules 1 and 2) in a deserialized or hand-edited
+record (see state_check.py): cleared while an expansion is off; with it on, indices in range, the
+counts the core keeps in step with the boards, and the decision phases as ``turn.next_phase``
+leaves them."""
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from envs.dorfromantik_duel.state import MAX_PLACED
 from envs.dorfromantik_duel.tiles import NUM_LANDSCAPE, NUM_TILE_IDS, PHOTOGRAPHER_TILE, SPECIAL_FIRST
 
 MAX_POI_POINTS = 3 * MAX_HEART_POINTS  # special tile: the 18 cells within 2 steps; cameras: 18 markers; hearts: 3 x 6
-# Every module field and the value it keeps while its module is off (setup.clear_modules).
+# Every expansion field and the value it keeps while its expansion is off (setup.clear_expansions).
 CARDS_OFF = {"cards": -1, "closed2": 0, "card_points": 0}
 POI_OFF = {
     "phase": 0,
@@ -68,14 +69,14 @@ def _in(rec: np.void, key: str, lo: int, hi: int) -> None:
         _fail(f"state field {key!r} out of range [{lo}, {hi}]")
 
 
-def _cleared(rec: np.void, fields: dict, module: str) -> None:
+def _cleared(rec: np.void, fields: dict, switch: str) -> None:
     for key, value in fields.items():
         if np.any(rec[key] != value):
-            _fail(f"state field {key!r} is set but {module} is off")
+            _fail(f"state field {key!r} is set but {switch} is off")
 
 
-def check_modules(rec: np.void) -> None:
-    """ValueError naming the first module field the core could not have produced (boards checked already)."""
+def check_expansions(rec: np.void) -> None:
+    """ValueError naming the first expansion field the core could not have produced (boards checked already)."""
     if rec["module_task_cards"]:
         _in(rec, "cards", 0, 2)
         _in(rec, "closed2", 0, MAX_PLACED)
@@ -182,7 +183,7 @@ def _touch(radius: int, a: int, b: int) -> bool:
 
 
 def _needs(rec: np.void, p: int, phase: int) -> bool:
-    """``module_poi.seat_needs``: whether seat p has a decision in this phase."""
+    """``points_of_interest.seat_needs``: whether seat p has a decision in this phase."""
     if phase == PH_HEART:
         return bool(rec["ask_heart"][p])
     if phase == PH_HEART + 1:
@@ -213,8 +214,8 @@ def _phase(rec: np.void) -> None:
             _fail("state field 'acts' does not match who decides in this phase")
 
 
-def check_module_scores(rec: np.void, h: np.void) -> None:
-    """The module rows of the pad that hold between recounts (``h``: the record, areas recomputed)."""
+def check_expansion_scores(rec: np.void, h: np.void) -> None:
+    """The expansion rows of the pad that hold between recounts (``h``: the record, areas recomputed)."""
     if rec["module_task_cards"]:
         points = rec["card_points"]
         closed2 = rec["closed2"]

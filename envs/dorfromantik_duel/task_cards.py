@@ -1,5 +1,6 @@
-"""Module 1, task cards: one card revealed per landscape at setup, the closed-5+ cards claimed at
-the end of each turn, the other cards scored on the pad as if the game ended now."""
+"""Module 1 (the manual's name for this expansion), task cards: one card revealed per landscape at
+setup, the closed-5+ cards claimed at the end of each turn, the other cards scored on the pad as if
+the game ended now."""
 
 # numba functions take state records and arrays, typed by numba rather than by hints
 
