@@ -7,7 +7,6 @@ import numpy as np
 from envs.capivari import core
 from envs.capivari.determinize import determinize
 from envs.capivari.heuristic import action_values
-from envs.capivari.render import render_table
 from envs.capivari.rules import (
     AVAILABLE_TARGET,
     CARD_NAMES,
@@ -30,6 +29,7 @@ from envs.capivari.rules import (
 )
 from envs.capivari.search import utility
 from envs.capivari.state_check import check_state
+from envs.capivari.text import render_table
 from envs.engine.checks import is_int
 from envs.engine.contract import SearchHooks
 from envs.engine.game import Game

@@ -12,7 +12,6 @@ from envs.horizonte import chance, core
 from envs.horizonte.determinize import determinize
 from envs.horizonte.heuristic import action_values
 from envs.horizonte.observation import layout
-from envs.horizonte.render import render_table
 from envs.horizonte.rules import (
     MAX_ACTIONS,
     PHASE_PLAY,
@@ -25,6 +24,7 @@ from envs.horizonte.rules import (
 )
 from envs.horizonte.search import utility
 from envs.horizonte.state_check import MAX_SCORE, check_state, turn_sequence
+from envs.horizonte.text import render_table
 
 _OPTION_KEYS = ("hands", "dragon", "dog", "predictions", "round", "scores")
 

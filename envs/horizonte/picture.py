@@ -13,7 +13,6 @@ from matplotlib.axes import Axes
 from matplotlib.patches import FancyBboxPatch
 
 from envs._picture import full_axes, new_figure, to_rgb
-from envs.horizonte.render import _prediction, card_label
 from envs.horizonte.rules import (
     CARD_STAR,
     CARD_SUIT,
@@ -24,6 +23,7 @@ from envs.horizonte.rules import (
     TRICK_DOG,
     TRICK_DRAGON,
 )
+from envs.horizonte.text import _prediction, card_label
 
 W, H = 110.0, 72.0  # data units; 10 px each
 SUIT_COLOURS = ("#3d85c6", "#e69138", "#7f6a4f", "#8e9aaf")  # Ocean, Desert, Mountain, Cloud

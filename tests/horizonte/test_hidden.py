@@ -5,8 +5,8 @@ import pytest
 
 from envs import horizonte_v0
 from envs.horizonte.observation import layout
-from envs.horizonte.render import card_label
 from envs.horizonte.rules import CLOUD, PREDICT_BASE, card_from_name
+from envs.horizonte.text import card_label
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -5,7 +5,8 @@
 
 For each config family: ``--games`` games of random legal play (actions from a seeded NumPy
 generator), plus heuristic and IS-MCTS games through ``agents.registry.make_agent``; each game's
-digest is the sha256 of its action sequence and of the final state record's bytes.
+digest is the sha256 of its action sequence and of the final state record's bytes. Then the batch
+API's random play and the vector env with compiled opponents, each a digest of the records it leaves.
 """
 
 import argparse
@@ -72,6 +73,28 @@ def agent_games(game: str, config: dict, specs: list[str], count: int) -> list[s
     return out
 
 
+def kernel_games(game: str, config: dict) -> list[str]:
+    """The batch API's random play and the vector env's compiled opponents (random and heuristic) from fixed seeds."""
+    from envs.batch import BatchEnv
+    from training.vector_env import GameVectorEnv
+
+    batch = BatchEnv(game, 16, threads=1, **config)
+    batch.reset(seed=5)
+    batch.random_steps(200, seed=9)
+    out = [hashlib.sha256(batch.states.tobytes()).hexdigest()[:20]]
+    vector = GameVectorEnv(game, 8, seed=3, opponents={"random": 0.5, "heuristic": 0.5}, **config)
+    obs, _ = vector.reset(seed=3)
+    rng = np.random.default_rng(0)
+    h = hashlib.sha256()
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in obs["action_mask"]])
+        obs, rewards, terminated, _, _ = vector.step(actions)
+        h.update(rewards.tobytes() + terminated.tobytes())
+    h.update(vector.batch.states.tobytes())
+    out.append(h.hexdigest()[:20])
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=300)
@@ -91,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         result[f"{family} random"] = random_games(game, config, count)
         result[f"{family} heuristic"] = agent_games(game, config, ["heuristic", "random"], args.agent_games)
         result[f"{family} ismcts"] = agent_games(game, config, ["ismcts:iterations=60", "heuristic"], 2)
+        result[f"{family} kernels"] = kernel_games(game, config)
         print(family, "done", file=sys.stderr, flush=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=0)
