@@ -184,7 +184,7 @@ def candidate_head_spec(s: TrainSettings) -> dict[str, Any]:
     ``{"start", "rows", "features", "actions", "hiddens"}`` (``actions``: the game's ``candidate_actions``)."""
     game, layout = _game_with_piece(s, "candidate_head", s.candidate_head)
     shape = tuple(layout.shape(s.candidate_head))
-    actions = getattr(game, "candidate_actions", None)
+    actions = game.candidate_actions
     if len(shape) != 2 or not isinstance(actions, (int, np.integer)) or isinstance(actions, bool):
         raise ValueError(
             f"candidate_head {s.candidate_head!r}: needs a (rows, features) piece and the game's int "

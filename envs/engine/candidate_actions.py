@@ -123,7 +123,7 @@ def candidate_actions_of(game: object, piece: str) -> CandidateActions:
     rows (``(rows, features)``) of its ``candidate_actions`` leading actions; ValueError if it has none."""
     layout = game.observation_layout()
     names = list(layout.names()) if layout is not None else []
-    placements = getattr(game, "candidate_actions", None)
+    placements = game.candidate_actions
     shape = tuple(layout.shape(piece)) if piece in names else ()
     if len(shape) != 2 or not isinstance(placements, (int, np.integer)) or isinstance(placements, bool):
         raise ValueError(

@@ -1,10 +1,12 @@
 """The game contract: every piece a game must provide and every piece it may, checked when it registers.
 
 A game is a ``Game`` subclass (``envs/<game>/game.py``: compiled rules and Python helpers) plus a
-``GameSpec`` (``envs/<game>/spec.py``: what the rest of the project needs to know). ``GAME_PIECES`` lists
-what the Game class carries; ``SPEC_PIECES`` what the spec carries. ``check_game`` runs when a spec is
-made (that is, when the registry imports it) and raises ``ContractError`` naming the first missing or
-malformed piece, so a broken game fails at import, never later as a silently missing feature.
+``GameSpec`` (``envs/<game>/spec.py``: registration, documentation, training preset, shaping potentials;
+its fields are checked by ``GameSpec`` itself). ``GAME_PIECES`` lists what the Game class carries, its
+``SearchHooks`` the pieces in ``SEARCH_PIECES``; an optional method left out keeps ``Game``'s default.
+``check_game`` runs when a spec is made (that is, when the registry imports it) and raises
+``ContractError`` naming the first missing or malformed piece, so a broken game fails at import, never
+later as a silently missing feature.
 
 The compiled pieces are ``@njit(cache=True)`` functions. The templates written once for every game
 (``envs.engine.batch_kernels``, ``agents.search.ismcts_loop``, ``training.opponent_loop``) import the
@@ -82,7 +84,7 @@ class Piece:
 
     name: str  # attribute of the Game class (or of its SearchHooks, as ``search.<field>``)
     required: bool
-    kind: str  # "compiled", "python", "int", "bool", "str", "dtype", "dataclass", "hooks", "float"
+    kind: str  # "compiled", "python", "method", "int", "bool", "str", "dtype", "dataclass", "hooks", "float"
     arity: int = 0  # parameters of a compiled or Python function
     binds: str = ""  # the template stand-in it binds, if any
     doc: str = ""
@@ -108,6 +110,31 @@ GAME_PIECES: tuple[Piece, ...] = (
     Piece("chance_step_fn", False, "compiled", 2, doc="(s, outcome) -> 0 applied, 1 not an outcome now"),
     Piece("chance_observe_fn", False, "compiled", 2, doc="observe_fn for every state of the explicit mode"),
     Piece("chance_move_fn", False, "compiled", 2, doc="step_fn of the explicit mode, if a move can start a deal"),
+    Piece("max_chance_outcomes", False, "int", doc="explicit chance: outcome ids are below this"),
+    Piece("chance_explicit_by_default", False, "bool", doc="OpenSpiel's chance mode when none is chosen"),
+    Piece("has_rgb", False, "bool", doc="render_rgb draws pictures"),
+    # Python methods (properties): the abstract ones are required, the others have defaults in Game
+    Piece("num_players", True, "method", doc="seats at the table for this config"),
+    Piece("num_actions", True, "method", doc="size of the flat discrete action space"),
+    Piece("obs_size", True, "method", doc="length of the flat float32 observation"),
+    Piece("new_state", True, "method", doc="an array of one zeroed record with the config's fields written in"),
+    Piece("final_scores", True, "method", doc="each seat's score as the game's pad shows it"),
+    Piece("move_is_public", True, "method", doc="whether the others learn this move at once"),
+    Piece("action_name", True, "method", doc="an action id as text (action_from_name inverts it)"),
+    Piece("render_ansi", True, "method", doc="the table as text from one seat's view"),
+    Piece("observation_layout", False, "method", doc="the observation's named pieces (ObsLayout)"),
+    Piece("obs_bounds", False, "method", doc="lowest and highest observation entry"),
+    Piece("validate_state", False, "method", doc="ValueError unless a record is a reachable state"),
+    Piece("apply_options", False, "method", doc="reset(options={'scenario': ...}): a documented position"),
+    Piece("infos", False, "method", doc="per-seat info dicts"),
+    Piece("render_rgb", False, "method", doc="the table as a picture (with has_rgb)"),
+    Piece("returns_range", False, "method", doc="lowest and highest total reward of a seat (OpenSpiel)"),
+    Piece("returns_sum", False, "method", doc="the seats' total rewards in every game (0.0: zero-sum)"),
+    Piece("rewards_at_end", False, "method", doc="every reward comes with the final move"),
+    Piece("max_game_length", False, "method", doc="the most decisions a game takes"),
+    Piece("max_chance_events", False, "method", doc="the most chance events of the explicit mode"),
+    Piece("chance_outcome_name", False, "method", doc="a chance outcome as text"),
+    Piece("candidate_actions", False, "method", doc="leading actions described by a candidate-rows piece"),
 )
 
 SEARCH_PIECES: tuple[Piece, ...] = (
@@ -134,6 +161,8 @@ def _is_compiled(value: Any) -> bool:
 def _problem(piece: Piece, value: Any) -> str | None:
     """What is wrong with ``value`` as ``piece`` (None: fine)."""
     if value is None:
+        if piece.kind == "method" and not piece.required:
+            return "must not be None (leave it out for Game's default)"
         return "is missing" if piece.required else None
     kind = piece.kind
     if kind in ("compiled", "python"):
@@ -149,6 +178,8 @@ def _problem(piece: Piece, value: Any) -> str | None:
         if len(params) != piece.arity:
             return f"must take {piece.arity} parameters ({piece.doc}), takes {len(params)}: {list(params)}"
         return None
+    if kind == "method" and not (isinstance(value, property) or callable(value)):
+        return f"must be a method or property, got {type(value).__name__}"
     if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
         return f"must be an int, got {value!r}"
     if kind == "int" and piece.name == "max_actions" and value < 1:
@@ -182,7 +213,7 @@ def check_game(cls: type) -> None:
     if present and len(present) != len(CHANCE_SET):
         missing = [n for n in CHANCE_SET if n not in present]
         raise ContractError(f"{where}: explicit chance needs all of {list(CHANCE_SET)}; {missing} is missing")
-    if present and getattr(cls, "max_chance_outcomes", 0) < 1:
+    if present and not (getattr(cls, "max_chance_outcomes", None) or 0) >= 1:
         raise ContractError(f"{where}.max_chance_outcomes must be >= 1 with explicit chance")
     hooks = getattr(cls, "search", None)
     if hooks is not None:

@@ -166,6 +166,11 @@ class Game(ABC):
     max_chance_outcomes: ClassVar[int] = 0  # outcome ids are below this
     chance_explicit_by_default: ClassVar[bool] = True  # OpenSpiel's mode when the game is loaded without choosing
 
+    @property
+    def candidate_actions(self) -> int | None:
+        """How many leading actions the rows of a candidate observation piece describe (None: no such piece)."""
+        return None
+
     def max_chance_events(self) -> int | None:
         """The most chance events a game of this config has in explicit-chance mode (None: not declared)."""
         return None

@@ -23,6 +23,9 @@ from typing import Any
 from numba.core.caching import NullCache
 from numba.core.dispatcher import Dispatcher
 
+from envs.engine import batch_kernels
+from envs.engine.contract import template_bindings
+
 _INSTANCES: dict[tuple[str, str], ModuleType] = {}
 
 
@@ -81,8 +84,5 @@ def tag_of(cls: type) -> str:
 
 def kernels_of(game: Any) -> ModuleType:
     """The batch and rollout kernels (``envs.engine.batch_kernels``) compiled for a game (instance or class)."""
-    from envs.engine import batch_kernels
-    from envs.engine.contract import template_bindings
-
     cls = game if isinstance(game, type) else type(game)
     return instantiate(batch_kernels, template_bindings(cls), tag_of(cls))

@@ -70,6 +70,13 @@ def test_each_game_piece_removed_or_broken_is_named(piece) -> None:
     elif in_chance_set:  # the explicit-chance functions come together
         with pytest.raises(ContractError, match=rf"explicit chance needs all of .*'{piece.name}'. is missing"):
             register(kuhn_copy(**{piece.name: None}))
+    elif piece.name == "max_chance_outcomes":  # Kuhn poker has explicit chance: it needs the outcome count
+        with pytest.raises(ContractError, match="max_chance_outcomes must be >= 1"):
+            register(kuhn_copy(**{piece.name: None}))
+    elif piece.kind == "method":  # an optional method is left out (Game's default), never None
+        register(kuhn_copy(**{piece.name: ...}))
+        with pytest.raises(ContractError, match=rf"\.{piece.name} must not be None"):
+            register(kuhn_copy(**{piece.name: None}))
     else:
         register(kuhn_copy(**{piece.name: None}))  # optional: leaving it out is fine
     with pytest.raises(ContractError, match=rf"\.{piece.name} must"):
