@@ -1,6 +1,1 @@
-"""Kuhn poker: the numba core (core.py), its rules constants (rules.py) and its engine binding (game.py)."""
-
-from envs.kuhn_poker.game import KuhnPoker
-from envs.kuhn_poker.rules import KuhnPokerConfig
-
-__all__ = ["KuhnPoker", "KuhnPokerConfig"]
+"""Kuhn poker, the example game (docs/adding-a-game.md): rules.py, core.py, game.py, spec.py."""

@@ -1,4 +1,5 @@
-"""Kuhn poker bound to the shared engine: sizes, names, scenarios, infos, the state check."""
+"""Kuhn poker bound to the engine's contract (envs.engine.contract): the compiled pieces, sizes, names,
+results, infos, the table as text, scenarios and the state check."""
 
 from typing import Any
 
@@ -6,11 +7,10 @@ import numpy as np
 
 from envs.engine.contract import SearchHooks
 from envs.engine.game import Game
-from envs.kuhn_poker import chance, core
-from envs.kuhn_poker.determinize import determinize
-from envs.kuhn_poker.heuristic import action_values
-from envs.kuhn_poker.render import render_table
+from envs.engine.layout import ObsLayout
+from envs.kuhn_poker import core
 from envs.kuhn_poker.rules import (
+    ACTION_NAMES,
     ANTE,
     BET,
     CARD_NAMES,
@@ -21,46 +21,43 @@ from envs.kuhn_poker.rules import (
     NUM_PLAYERS,
     TERMINAL_SEQUENCES,
     KuhnPokerConfig,
-    action_name,
-    card_from_name,
-    sequence_of,
 )
-from envs.kuhn_poker.search import utility
 
-_OPTION_KEYS = ("cards", "history")
+OPTION_KEYS = ("cards", "history")
+
+
+def sequence_of(moves: list[int]) -> str:
+    """Action ids as a betting sequence (``[0, 1]`` -> ``"pb"``)."""
+    return "".join("pb"[a] for a in moves)
 
 
 class KuhnPoker(Game):
     """Kuhn poker: three cards, two players, one betting round (seeds/kuhn_poker.md)."""
 
-    rules_version = "kuhn_poker-1"
-    max_actions = NUM_ACTIONS
-    state_dtype = core.STATE_DTYPE
+    # required pieces (envs.engine.contract.GAME_PIECES), compiled ones from core.py
+    rules_version = "kuhn_poker-1"  # bump when a rule changes: saved states of other versions are refused
     config_cls = KuhnPokerConfig
+    higher_score_wins = True
+    max_actions = NUM_ACTIONS
     reset_fn = staticmethod(core.reset)
     step_fn = staticmethod(core.step)
     observe_fn = staticmethod(core.observe)
     observe_into_fn = staticmethod(core.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
-    determinize_fn = staticmethod(determinize)
+    determinize_fn = staticmethod(core.determinize)
+    # optional: the byte fast path, a faster random move, the heuristic, the IS-MCTS hooks
+    state_dtype = core.STATE_DTYPE
     pick_random_action_fn = staticmethod(core.pick_random_action)
-    action_values_fn = staticmethod(action_values)
-    search = SearchHooks(utility=utility)
+    action_values_fn = staticmethod(core.action_values)
+    search = SearchHooks(utility=core.utility)
+    # optional: explicit chance for OpenSpiel, the deal as two chance events (reset_fn still deals by itself)
+    chance_reset_fn = staticmethod(core.chance_reset)
+    chance_outcomes_fn = staticmethod(core.chance_outcomes)
+    chance_step_fn = staticmethod(core.chance_step)
+    chance_observe_fn = staticmethod(core.chance_observe)
+    max_chance_outcomes = NUM_CARDS  # outcome ids are card ids
 
-    # explicit chance (chance.py): the deal as two chance events, for OpenSpiel's EXPLICIT_STOCHASTIC
-    # (envs.openspiel); the functions above, the default path, deal inside reset_fn as before
-    chance_reset_fn = staticmethod(chance.chance_reset)
-    chance_outcomes_fn = staticmethod(chance.chance_outcomes)
-    chance_step_fn = staticmethod(chance.chance_step)
-    chance_observe_fn = staticmethod(chance.chance_observe)
-    max_chance_outcomes = chance.MAX_CHANCE_OUTCOMES
-
-    def max_chance_events(self) -> int:
-        return NUM_PLAYERS  # one card each
-
-    def chance_outcome_name(self, outcome: int) -> str:
-        return chance.outcome_name(int(outcome))
-
+    # -- sizes and names ---------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
         return NUM_PLAYERS
@@ -73,6 +70,9 @@ class KuhnPoker(Game):
     def obs_size(self) -> int:
         return core.OBS_SIZE
 
+    def observation_layout(self) -> ObsLayout:
+        return core.LAYOUT
+
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.STATE_DTYPE)
         states["num_players"] = NUM_PLAYERS
@@ -81,20 +81,26 @@ class KuhnPoker(Game):
         return states
 
     def action_name(self, action: int) -> str:
-        return action_name(int(action))
+        """``pass`` (check or fold) or ``bet`` (bet or call)."""
+        action = int(action)
+        if not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"Kuhn poker action must be 0 (pass) or 1 (bet), got {action}")
+        return ACTION_NAMES[action]
 
-    # -- results ---------------------------------------------------------------------------------
-    higher_score_wins = True
+    def chance_outcome_name(self, outcome: int) -> str:
+        """``deal J``, ``deal Q``, ``deal K``."""
+        outcome = int(outcome)
+        if not 0 <= outcome < NUM_CARDS:
+            raise ValueError(f"Kuhn poker chance outcome must be a card id 0..{NUM_CARDS - 1}, got {outcome}")
+        return f"deal {CARD_NAMES[outcome]}"
 
+    # -- results -----------------------------------------------------------------------------------
     def final_scores(self, rec: np.void) -> list[float]:
         """Chips won (+) or lost (-) in the hand: 0 each while it is being played."""
-        if not rec["done"]:
-            return [0.0] * NUM_PLAYERS
-        return [float(r) for r in rec["rewards"][:NUM_PLAYERS]]
+        return [float(r) if rec["done"] else 0.0 for r in rec["rewards"][:NUM_PLAYERS]]
 
     def returns_range(self) -> tuple[float, float]:
-        """A hand wins or loses 1 (the antes) or 2 (antes and a called bet)."""
-        return (-float(ANTE + BET), float(ANTE + BET))
+        return (-float(ANTE + BET), float(ANTE + BET))  # the antes, or the antes and a called bet
 
     def returns_sum(self) -> float:
         return 0.0  # zero-sum: one seat's chips are the other's
@@ -104,6 +110,9 @@ class KuhnPoker(Game):
 
     def max_game_length(self) -> int:
         return MAX_MOVES  # pass, bet, then pass or bet
+
+    def max_chance_events(self) -> int:
+        return NUM_PLAYERS  # one card each
 
     def move_is_public(self, seat: int, action: int) -> bool:
         return True  # every pass and bet is made in the open; only the cards are hidden
@@ -121,20 +130,51 @@ class KuhnPoker(Game):
         return out
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
-        return render_table(rec, seat)
+        """The table as text; ``seat`` sees its own card only until a showdown (None: a spectator sees both)."""
+        who = ["you" if p == seat else f"player_{p}" for p in range(NUM_PLAYERS)]
 
-    # -- scenarios ---------------------------------------------------------------------------------
+        def does(p: int, verb: str) -> str:
+            return f"{who[p]} {verb if p == seat else verb + 's'}"
+
+        cards = [int(c) for c in rec["cards"]]
+        done = bool(rec["done"])
+        showdown = done and not core.folded(rec)
+        shown = [  # "-": not dealt yet (explicit chance); "?": hidden from this seat
+            "-" if c == core.UNDEALT else CARD_NAMES[c] if seat is None or p == seat or showdown else "?"
+            for p, c in enumerate(cards)
+        ]
+        betting = [f"{who[core.mover(rec, i)]} {ACTION_NAMES[rec['history'][i]]}" for i in range(rec["moves"])]
+        lines = [
+            f"Kuhn poker  ({does(int(rec['first_player']), 'act')} first)",
+            "cards: " + ", ".join(f"{who[p]} {shown[p]}" for p in range(NUM_PLAYERS)),
+            "betting: " + (", ".join(betting) or "-"),
+            "pot: " + ", ".join(f"{who[p]} {core.chips_in(rec, p)}" for p in range(NUM_PLAYERS)),
+        ]
+        if core.UNDEALT in cards:  # explicit chance: the deal is under way
+            lines.append(f"dealing: a card to {who[cards.index(core.UNDEALT)]}")
+        elif not done:
+            lines.append(f"to act: {who[int(rec['current'])]}  (pass / bet)")
+        else:
+            winner = 0 if rec["rewards"][0] > 0 else 1
+            how = "showdown" if showdown else does(1 - winner, "fold")
+            lines.append(f"hand over ({how}): {does(winner, 'win')} {int(rec['rewards'][winner])}")
+        return "\n".join(lines)
+
+    # -- scenarios and the state check ----------------------------------------------------------------
     def apply_options(self, states: np.ndarray, options: dict[str, Any]) -> None:
         """Set up a position: see "Scenarios" in seeds/kuhn_poker.md for the keys."""
-        unknown = sorted(set(options) - set(_OPTION_KEYS), key=str)
+        unknown = sorted(set(options) - set(OPTION_KEYS), key=str)
         if unknown:
-            raise ValueError(f"unknown Kuhn poker reset option(s) {unknown}; known: {list(_OPTION_KEYS)}")
+            raise ValueError(f"unknown Kuhn poker reset option(s) {unknown}; known: {list(OPTION_KEYS)}")
         rec = states[0]
         if "cards" in options:
             names = options["cards"]
             if not isinstance(names, (list, tuple)) or len(names) != NUM_PLAYERS:
                 raise ValueError(f"option 'cards' must list 2 card names (seat 0's, seat 1's), got {names!r}")
-            cards = [card_from_name(n) for n in names]
+            for name in names:
+                if not (isinstance(name, str) and name.strip().upper() in CARD_NAMES):
+                    raise ValueError(f"unknown Kuhn poker card {name!r}; cards are J, Q, K")
+            cards = [CARD_NAMES.index(name.strip().upper()) for name in names]
             if cards[0] == cards[1]:
                 raise ValueError(f"option 'cards' deals one card twice: {names!r} (there is one J, one Q, one K)")
             rec["cards"][:] = cards
@@ -150,10 +190,9 @@ class KuhnPoker(Game):
                 "[], ['pass'], ['bet'] or ['pass', 'bet']"
             )
         for a in moves:
-            core.step(rec, a)
+            core.step(rec, a)  # the rules play the history: they live in one place
         self.validate_state(rec)
 
-    # -- state checks ------------------------------------------------------------------------------
     def validate_state(self, rec: np.void) -> None:
         """Every field in range, the betting a sequence of the rules, turn, end and rewards agreeing."""
         super().validate_state(rec)
@@ -188,14 +227,9 @@ class KuhnPoker(Game):
             if any(rewards):
                 bad(f"rewards {rewards} before the hand is over (only the last move pays)")
             return
-        if core.folded(rec):
-            winner = 1 - int(core.mover(rec, moves - 1))
-        else:
-            winner = 0 if cards[0] > cards[1] else 1
-        won = float(core.chips_in(rec, 1 - winner))
-        want = [won, -won] if winner == 0 else [-won, won]
-        if rewards != want or not ANTE <= won <= ANTE + 1:
+        end = self.new_state()
+        end[0] = rec
+        core.settle(end[0])  # what the rules pay for these cards and this betting
+        want = end["rewards"][0].tolist()
+        if rewards != want:
             bad(f"rewards {rewards} at the end of {seq!r} with cards {cards}; the rules say {want}")
-
-
-__all__ = ["KuhnPoker", "CARD_NAMES"]

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from envs import kuhn_poker_v0
-from envs.kuhn_poker.core import LAYOUT
 from envs.kuhn_poker.rules import CARD_NAMES
 
+LAYOUT = kuhn_poker_v0.raw_env().game.observation_layout()  # the layout the game declares (core.LAYOUT)
 DEALS = list(itertools.permutations(CARD_NAMES, 2))  # (seat 0's card, seat 1's card): 6 deals
 
 
