@@ -260,13 +260,13 @@ def test_a_candidate_head_must_fit_the_observation_and_the_actions():
 
 
 class _FakeGame:
-    """A game whose observation is ``layout()`` over N_ACT actions (``candidate_actions`` only if given)."""
+    """A game whose observation is ``layout()`` over N_ACT actions, with ``candidate_actions`` as given (the
+    contract's default is None: no candidate rows)."""
 
     num_actions = N_ACT
 
     def __init__(self, candidate_actions: object) -> None:
-        if candidate_actions is not None:
-            self.candidate_actions = candidate_actions
+        self.candidate_actions = candidate_actions
 
     def observation_layout(self) -> ObsLayout:
         return layout()
