@@ -6,7 +6,8 @@ a loop written once for every game (the batch kernels, IS-MCTS, the vector env's
 from ``envs.engine.contract`` (``step``, ``legal_into``, ...). ``instantiate`` runs the template's
 own code (its real file and line numbers: tracebacks and coverage point into it) in a fresh module
 per game, binds the stand-ins to that game's functions, and gives each compiled function a name of
-its own (``<tag>.<function>``) so that numba keeps every game's machine code in its own cache files.
+its own (``<tag>_<digest of the bindings>.<function>``) so that numba keeps every game's machine code,
+and every set of bindings, in its own cache files.
 
 numba invalidates a cached function when its own file changes, not when a function it calls does;
 ``envs._numba_cache`` keys the whole cache folder by every file under ``envs``. A template outside
@@ -15,6 +16,7 @@ covered by numba's per-file check, its callees by the folder's key.
 """
 
 import ast
+import hashlib
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -63,18 +65,35 @@ def instantiate(template: ModuleType, bindings: dict[str, Any], tag: str) -> Mod
     module.__file__ = str(path)
     namespace = module.__dict__
     exec(compile(tree, str(path), "exec"), namespace)
-    namespace.update({k: v for k, v in bindings.items() if k in namespace})
+    bound = {k: v for k, v in bindings.items() if k in namespace}
+    namespace.update(bound)
     unbound = sorted(k for k, v in namespace.items() if getattr(v, "stand_in", False))
     if unbound:
         raise RuntimeError(f"template {template.__name__} needs {unbound} bound for {tag}")
+    name = f"{tag}_{binding_digest(bound)}"  # other bindings (an edited game.py): other cache entries
     for value in list(namespace.values()):
         if isinstance(value, Dispatcher) and value.py_func.__globals__ is namespace:
-            value.py_func.__qualname__ = f"{tag}.{value.py_func.__name__}"
+            value.py_func.__qualname__ = f"{name}.{value.py_func.__name__}"
             if not isinstance(value._cache, NullCache):
                 value.enable_caching()  # the cache files, named after the new qualname
     sys.modules[module.__name__] = module
     _INSTANCES[key] = module
     return module
+
+
+def binding_digest(bound: dict[str, Any]) -> str:
+    """A short digest of what each name is bound to: a compiled function by its module and name, a constant by value.
+
+    numba's cache key is the template's file and a function's types, not what its globals are bound to, and
+    the files that choose the bindings (a game's ``game.py``) are not compiled code: the digest goes into
+    the compiled functions' names, so binding another function never loads machine code built for the old one.
+    """
+    parts = []
+    for key in sorted(bound):
+        value = bound[key]
+        func = getattr(value, "py_func", None)
+        parts.append(f"{key}={func.__module__}.{func.__qualname__}" if func is not None else f"{key}={value!r}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
 
 
 def tag_of(cls: type) -> str:

@@ -12,7 +12,7 @@ import envs
 from agents.search import ismcts_loop
 from envs.engine import batch_kernels
 from envs.engine.record import header_fields
-from envs.engine.templates import instantiate, kernels_of, tag_of
+from envs.engine.templates import binding_digest, instantiate, kernels_of, tag_of
 from envs.kuhn_poker.game import KuhnPoker
 from training import opponent_loop
 
@@ -65,7 +65,8 @@ def test_each_game_gets_its_own_compiled_copy_named_after_it() -> None:
     for spec in envs.specs():
         k = copies[spec.name]
         assert k is kernels_of(spec.game)  # compiled once per game
-        assert k.batch_step.py_func.__qualname__ == f"{tag_of(spec.game)}.batch_step"
+        assert k.batch_step.py_func.__qualname__.startswith(f"{tag_of(spec.game)}_")
+        assert k.batch_step.py_func.__qualname__.endswith(".batch_step")
         assert k.batch_step.py_func.__code__.co_filename == batch_kernels.__file__
         assert k.step is spec.game.step_fn
 
@@ -90,6 +91,17 @@ def test_a_failure_inside_a_template_points_at_its_file_and_line() -> None:
     assert inside, [f.filename for f in frames]
     assert inside[-1].name == "random_playout"
     assert "step(s, pick_random_action(s, mask, r))" in lines[inside[-1].lineno - 1]
+
+
+def test_other_bindings_get_other_compiled_names() -> None:
+    """A game.py that binds another function must not load machine code compiled for the old one."""
+    base = {"step": KuhnPoker.step_fn, "legal_into": KuhnPoker.legal_into_fn, "reset": KuhnPoker.reset_fn,
+            "observe": KuhnPoker.observe_fn, "observe_into": KuhnPoker.observe_into_fn,
+            "determinize": KuhnPoker.determinize_fn, "NUM_ACTIONS": KuhnPoker.max_actions}  # fmt: skip
+    other = dict(base, legal_into=KuhnPoker.pick_random_action_fn)
+    assert binding_digest(base) == binding_digest(dict(base))
+    assert binding_digest(base) != binding_digest(other)
+    assert binding_digest(base) != binding_digest(dict(base, NUM_ACTIONS=3))
 
 
 def test_an_unbound_stand_in_is_refused() -> None:
