@@ -86,12 +86,46 @@ def source_digest(root: Path) -> str:
     return h.hexdigest()[:16]
 
 
+def _file_stamp(root: Path) -> str:
+    """Every file under the compiled packages by name, size and modification time (numba's own test of a file)."""
+    h = hashlib.sha256(f"{numba.__version__} {sys.version_info[:3]}".encode())
+    for package in COMPILED_PACKAGES:
+        for path in sorted((root / package).rglob("*")):
+            if path.suffix in (".py", ".json"):
+                st = path.stat()
+                h.update(f"{path.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:24]
+
+
+def remembered_digest(root: Path, base: str) -> str:
+    """``source_digest(root)``, remembered under ``base`` by the files' stamp: a warm start reads the sources'
+    stamps instead of parsing them; any edit changes a stamp, and the digest is computed afresh."""
+    memo = os.path.join(base, "digests", _file_stamp(root))
+    try:
+        with open(memo) as f:
+            digest = f.read().strip()
+        if re.fullmatch(r"[0-9a-f]{16}", digest):
+            return digest
+    except OSError:
+        pass
+    digest = source_digest(root)
+    try:
+        os.makedirs(os.path.dirname(memo), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(memo))
+        with os.fdopen(fd, "w") as f:
+            f.write(digest)
+        os.replace(tmp, memo)
+    except OSError:
+        pass  # a read-only cache folder: computed again next time
+    return digest
+
+
 def configure_numba_cache() -> str:
     """Point numba's cache at ``<cache>/tabuleiro-<digest>``; returns the folder."""
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tabuleiro", "numba"
     )
-    folder = os.path.join(base, f"tabuleiro-{source_digest(Path(__file__).parent.parent)}")
+    folder = os.path.join(base, f"tabuleiro-{remembered_digest(Path(__file__).parent.parent, base)}")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
