@@ -77,7 +77,7 @@ class Game(ABC):
     def __reduce__(self) -> tuple:
         # unpickling rebuilds the game through its validated config: a tampered pickle cannot
         # smuggle in a config (say rounds=40) that __post_init__ would have refused
-        return (_rebuild_game, (type(self), _config_values(self.config)))
+        return (_rebuild_game, (type(self), _config_values(self.config), type(self)._registered_name))
 
     # sizes -------------------------------------------------------------------
     @property
@@ -208,8 +208,14 @@ class Game(ABC):
         if options:
             raise ValueError(f"{self.name} takes no reset options, got {sorted(options)}")
 
-    def infos(self, rec: np.void) -> list[dict[str, Any]]:
-        """Per-seat info dicts (round detail, score breakdown); rebuilt when info_version moves."""
+    def infos(self, rec: np.void, details: bool = False) -> list[dict[str, Any]]:
+        """Per-seat info dicts; rebuilt when info_version moves.
+
+        ``details=False`` (the env's ``infos``): the same keys, shapes and numeric types at every step of a
+        game (Python bool/int/float, or numpy arrays of one dtype and a shape fixed by the config), the
+        same for every seat, nothing else. ``details=True`` (the env's ``details(agent)``): anything
+        readable (names, nested dicts, lists that grow), for people and rules tests.
+        """
         return [{} for _ in range(self.num_players)]
 
     @abstractmethod
@@ -227,8 +233,14 @@ def _config_values(config: Any) -> dict[str, Any]:
     return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
 
 
-def _rebuild_game(cls: type, values: Any) -> "Game":
-    """A game unpickled from its class and config values, validated like a new one."""
+def _rebuild_game(cls: type, values: Any, name: str | None = None) -> "Game":
+    """A game unpickled from its class, config values and registered name, validated like a new one (a process
+    that has not loaded the registry yet learns the class's name from the pickle)."""
     if not (isinstance(cls, type) and issubclass(cls, Game)) or not isinstance(values, dict):
         raise ValueError("not a pickled tabuleiro game")
+    if name is not None:
+        bound = cls.__dict__.get("_registered_name")
+        if bound not in (None, name) or not isinstance(name, str):
+            raise ValueError(f"a pickled {cls.__qualname__} named {name!r}, registered here as {bound!r}")
+        cls._registered_name = name
     return cls(build_config(cls.config_cls, values))

@@ -141,3 +141,15 @@ def test_the_kernels_are_compiled_from_the_declared_pieces() -> None:
     states = np.repeat(KuhnPoker(KuhnPoker.config_cls()).new_state(), 4)
     k.batch_reset(states, np.arange(4, dtype=np.uint64))
     assert k.random_steps(states, 3, 20) > 0
+
+
+def test_a_game_unpickled_where_the_registry_is_not_loaded_knows_its_name() -> None:
+    """Ray workers unpickle games before anything there calls envs.spec(): the name travels in the pickle."""
+    import pickle
+    import subprocess
+    import sys
+
+    data = pickle.dumps(envs.make("kuhn_poker").game)
+    code = "import pickle, sys; print(pickle.loads(sys.stdin.buffer.read()).name)"
+    out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, check=True).stdout
+    assert out.decode().strip() == "kuhn_poker_v0"
