@@ -8,6 +8,7 @@ workers (time-budgeted agents aside: how far they search depends on the machine)
 """
 
 import ctypes
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -16,7 +17,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,8 @@ import envs
 from agents.match import play_game
 from agents.registry import check_spec, make_agent, parse_spec
 from agents.results import summarize
-from envs.replay import MAX_SEATS, record, save
+from envs.files import write_atomic
+from envs.replay import MAX_SEATS, record
 
 MAX_GAMES = 1_000_000  # games in one tournament (the command's --games; the demo's too)
 MAX_WORKERS = 256  # local worker processes
@@ -155,10 +157,10 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
         for seat, who in enumerate(lineup)
     ]  # fmt: skip
     result = play_game(env, seated, seed=task["seed"], record_actions=bool(task.get("replays")))
-    if task.get("replays"):
-        specs = [task["specs"][who] for who in lineup]
-        save(record(env.game, result, specs), os.path.join(task["replays"], f"game_{task['index']:05d}.json"))
-    return {
+    out: dict[str, Any] = {}
+    if task.get("replays"):  # the text only: the tournament's process writes the file when it takes the result
+        out["replay"] = record(env.game, result, [task["specs"][who] for who in lineup]).to_json()
+    return out | {
         "index": task["index"],
         "seed": task["seed"],
         "lineup": lineup,
@@ -170,10 +172,6 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
         "slowest_move": [a.slowest for a in seated],
         "decisions": [a.decisions for a in seated],
     }
-
-
-def _play_many(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [play_one(t) for t in tasks]
 
 
 def _worker_start() -> None:
@@ -191,43 +189,109 @@ def _worker_start() -> None:
         os._exit(1)
 
 
-def _chunks(tasks: list[dict[str, Any]], size: int) -> list[list[dict[str, Any]]]:
-    return [tasks[i : i + size] for i in range(0, len(tasks), size)]
+class LocalGames:
+    """Results of the tasks, played in this process (1 worker) or a pool of spawned processes, each game
+    reported as soon as it ends (``play``: the function playing one task, ``play_one``; a module-level
+    function, so the workers can import it).
+
+    Iterate over it for the results; after an interrupt, ``drain()`` returns the results that reached this
+    process but were not iterated yet, and ``close()`` terminates the workers (what a game in progress did
+    is lost, what finished is kept)."""
+
+    def __init__(self, tasks: list[dict[str, Any]], workers: int, play: Callable[[dict], dict] = play_one) -> None:
+        self.tasks, self.workers, self.play = tasks, min(workers, len(tasks)), play
+        self._pool: Any = None
+        self._results: Any = None
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if self.workers <= 1:
+            for t in self.tasks:
+                yield self.play(t)
+            return
+        self._pool = mp.get_context("spawn").Pool(self.workers, initializer=_worker_start)
+        # one game per message: a game's result leaves its worker when the game ends, not with a batch
+        self._results = self._pool.imap_unordered(self.play, self.tasks, chunksize=1)
+        try:
+            yield from self._results
+        finally:
+            self.close()
+
+    def drain(self) -> list[dict[str, Any]]:
+        """Results received from the workers and not yet iterated (without waiting for more)."""
+        out: list[dict[str, Any]] = []
+        while self._results is not None:
+            try:
+                out.append(self._results.next(timeout=0))
+            except (StopIteration, mp.TimeoutError):
+                break
+            except Exception:  # a game that failed: the others are still worth keeping
+                continue
+        return out
+
+    def close(self) -> None:
+        """Terminate the worker processes (idempotent)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+            pool.join()
 
 
-def run_local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
-    """Results of the tasks, played in this process (1 worker) or a pool of spawned processes."""
-    workers = min(workers, len(tasks))
-    if workers <= 1:
-        for t in tasks:
-            yield play_one(t)
-        return
-    size = max(1, min(8, len(tasks) // (workers * 4)))
-    # leaving the with-block (finished, an error, Ctrl-C/SIGTERM, or the generator closed) terminates the workers
-    with mp.get_context("spawn").Pool(workers, initializer=_worker_start) as pool:
-        for batch in pool.imap_unordered(_play_many, _chunks(tasks, size)):
-            yield from batch
+class RayGames:
+    """Results of the tasks played as Ray tasks (``address``: ``auto``, ``ray://host:port``, or ``local``), one
+    game per task, at most a few per CPU queued at a time; ``drain()`` and ``close()`` as in ``LocalGames``."""
 
+    def __init__(self, tasks: list[dict[str, Any]], address: str) -> None:
+        try:
+            import ray  # optional: the rl extra
+        except ImportError as exc:
+            raise ValueError(f"--ray-address needs ray (the rl extra): {exc}") from None
+        if not ray.is_initialized():
+            ray.init(address=None if address == "local" else address, log_to_driver=False)
+        self.ray, self.tasks = ray, tasks
+        self._pending: list[Any] = []
 
-def run_ray(tasks: list[dict[str, Any]], address: str) -> Iterator[dict[str, Any]]:
-    """Results of the tasks played as Ray tasks (``address``: ``auto``, ``ray://host:port``, or ``local``)."""
-    try:
-        import ray  # optional: the rl extra
-    except ImportError as exc:
-        raise ValueError(f"--ray-address needs ray (the rl extra): {exc}") from None
-    if not ray.is_initialized():
-        ray.init(address=None if address == "local" else address, log_to_driver=False)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    remote = ray.remote(num_cpus=1)(_play_many)
-    pending = [remote.remote(c) for c in _chunks(tasks, max(1, min(8, len(tasks) // (cpus * 4))))]
-    try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                yield from ray.get(ref)
-    finally:  # stopped early (Ctrl-C, SIGTERM, an error): the tasks still queued or running are cancelled
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        ray = self.ray
+        queued = 4 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+        remote = ray.remote(num_cpus=1)(play_one)
+        todo = iter(self.tasks)
+        try:
+            while True:
+                self._pending += [remote.remote(t) for t in itertools.islice(todo, queued - len(self._pending))]
+                if not self._pending:
+                    return
+                done, self._pending = ray.wait(self._pending, num_returns=1)
+                yield from ray.get(done)
+        finally:
+            self.close()
+
+    def drain(self) -> list[dict[str, Any]]:
+        if not self._pending:
+            return []
+        done, self._pending = self.ray.wait(self._pending, num_returns=len(self._pending), timeout=0)
+        out = []
+        for ref in done:
+            try:
+                out.append(self.ray.get(ref))
+            except Exception:  # a game that failed: the others are still worth keeping
+                continue
+        return out
+
+    def close(self) -> None:
+        """Cancel the tasks still queued or running (idempotent)."""
+        pending, self._pending = self._pending, []
         for ref in pending:
-            ray.cancel(ref, force=True)
+            self.ray.cancel(ref, force=True)
+
+
+def run_local(tasks: list[dict[str, Any]], workers: int) -> LocalGames:
+    """The tasks' results as they finish, in this process (1 worker) or a pool of spawned processes."""
+    return LocalGames(tasks, workers)
+
+
+def run_ray(tasks: list[dict[str, Any]], address: str) -> RayGames:
+    """The tasks' results as they finish, played as Ray tasks."""
+    return RayGames(tasks, address)
 
 
 # -- the tournament ---------------------------------------------------------------------------------
@@ -247,11 +311,13 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play a tournament and return its report (see ``agents.results.summarize``).
 
-    ``replays``: a folder to write every game into as a replay (``game_00000.json``, ...).
+    ``replays``: a folder to write every game into as a replay (``game_00000.json``, ...), each written by
+    this process when the game's result arrives (so the replays on disk are exactly the games reported).
 
-    Ctrl-C or SIGTERM (which the command raises as ``tabuleiro.options.Terminated``, a KeyboardInterrupt) stops
-    the worker processes at once; the interrupt is raised again with ``partial_report``, the report of the
-    games finished so far (None if none)."""
+    Workers report each game as it ends. Ctrl-C or SIGTERM (which the command raises as
+    ``tabuleiro.options.Terminated``, a KeyboardInterrupt) stops the worker processes at once; the interrupt
+    is raised again with ``partial_report``, the report of every game finished so far (its ``interrupted``
+    says ``"SIGTERM"`` or ``"Ctrl-C"``; None if no game finished)."""
     game = envs.game_name(game)
     for key, value, hi in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
@@ -283,23 +349,37 @@ def run_arena(
     if replays:
         replays = _writable_folder(replays, "replays")
         for t in tasks:
-            t["replays"] = replays
+            t["replays"] = True
     names = participant_names(specs)
     start = time.perf_counter()
-    stream: Iterator[dict[str, Any]] = run_ray(tasks, ray_address) if ray_address else run_local(tasks, workers)
+    stream = run_ray(tasks, ray_address) if ray_address else run_local(tasks, workers)
     records: list[dict[str, Any]] = []
     bar = tqdm(total=games, desc=f"arena {game}", unit="game", disable=not progress)
+
+    def take(r: dict[str, Any]) -> None:
+        text = r.pop("replay", None)
+        if replays and text is not None:
+            write_atomic(os.path.join(replays, f"game_{r['index']:05d}.json"), text)
+        records.append(r)
+        bar.update()
+
     try:
         for r in stream:
-            records.append(r)
-            bar.update()
-    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: report what is finished
-        stream.close()  # the worker processes are terminated here, whatever frame the interrupt hit
-        bar.close()
+            take(r)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: report every finished game
+        try:
+            for r in stream.drain():  # results that reached this process before the workers stop
+                take(r)
+        finally:
+            stream.close()  # the worker processes are terminated here, whatever frame the interrupt hit
+            bar.close()
         partial = None
         if records:
+            stopped = "SIGTERM" if str(exc) == "SIGTERM" else "Ctrl-C"
             try:
-                partial = _report(game, config, names, specs, records, games, seed, workers, ray_address, start)
+                partial = _report(
+                    game, config, names, specs, records, games, seed, workers, ray_address, start, stopped
+                )
             except Exception:  # noqa: BLE001 - the interrupt is what matters; a report is a bonus
                 partial = None
         exc.partial_report = partial  # type: ignore[attr-defined]
@@ -334,8 +414,10 @@ def _report(
     workers: int,
     ray_address: str | None,
     start: float,
+    interrupted: str | None = None,
 ) -> dict[str, Any]:
-    """The tournament's report from its finished games (all of them, or those finished before a stop)."""
+    """The tournament's report from its finished games (all of them, or those finished before a stop:
+    ``interrupted`` names the signal, ``"SIGTERM"`` or ``"Ctrl-C"``)."""
     k = len(specs)
     elapsed = time.perf_counter() - start
     records = sorted(records, key=lambda r: r["index"])
@@ -369,6 +451,7 @@ def _report(
         workers=workers,
         ray_address=ray_address,
         seconds=elapsed,
+        interrupted=interrupted,
         seat_counts=seat_counts,
         records=[{key: r[key] for key in ("index", "seed", "lineup", "returns", "scores", "steps")} for r in records],
     )

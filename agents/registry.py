@@ -1,7 +1,8 @@
 """Agents by name: ``make_agent("ismcts:iterations=2000", "capivari_v0", seed=1)``.
 
 A spec is a name, optionally followed by ``:key=value,key=value`` options; ``rllib:<checkpoint>``
-takes a path (and options after it: ``rllib:/ckpt/dir,deterministic=true``).
+takes a path (and options after it: ``rllib:/ckpt/dir,deterministic=true``), as does ``policy:<file.npz>``
+(``policy:runs/x/policy.npz,sample=true``).
 """
 
 import importlib
@@ -80,6 +81,25 @@ def _rllib(game: str, seed: int | None, options: dict[str, str], path: str) -> A
     return rllib_policy.load_agent(path, game, **options)
 
 
+def _policy_options(options: dict[str, str]) -> dict[str, Any]:
+    """``policy:FILE`` options: ``sample`` (true/false: sample the masked softmax, seeded; default argmax)."""
+    unknown = sorted(set(options) - {"sample"})
+    if unknown:
+        raise ValueError(f"unknown policy option(s) {unknown}; known: ['sample']")
+    text = options.get("sample", "false").strip().lower()
+    if text not in ("true", "false", "1", "0", "yes", "no"):
+        raise ValueError(f"policy option sample={options['sample']!r} must be true or false")
+    return {"sample": text in ("true", "1", "yes")}
+
+
+def _policy(game: str, seed: int | None, options: dict[str, str], path: str) -> Agent:
+    from agents.compiled_policy import load_agent  # numba and numpy only: never torch or Ray
+
+    if not path:
+        raise ValueError("policy needs a policy file: policy:<file.npz> (or a training run folder)")
+    return load_agent(path, game, seed=seed, **_policy_options(options))
+
+
 # name -> (factory, one-line description)
 AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
     "random": (_random, "uniform over the legal actions, seeded"),
@@ -89,6 +109,10 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
         "IS-MCTS with determinization; options iterations=N (<= 1,000,000) | seconds=S (<= 600), exploration=C",
     ),
     "rllib": (_rllib, "a trained RLlib policy: rllib:<checkpoint>[,key=value...]"),
+    "policy": (
+        _policy,
+        "a policy file, compiled (no torch, no Ray): policy:<file.npz or run folder>[,sample=true]",
+    ),
     "openspiel-ismcts": (
         _openspiel_ismcts,
         "OpenSpiel's IS-MCTS bot over our determinizer (needs open_spiel); options iterations=N, exploration=C",
@@ -97,7 +121,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
 
 
 def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
-    """``(name, path, options)`` of a spec; ``path`` is only for ``rllib:<checkpoint>``."""
+    """``(name, path, options)`` of a spec; ``path`` is only for ``rllib:<checkpoint>`` and ``policy:<file>``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
     name, _, rest = spec.strip().partition(":")
@@ -105,7 +129,7 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
     parts = [p.strip() for p in rest.split(",")] if rest else []
     path = ""
-    if name == "rllib" and parts and "=" not in parts[0]:
+    if name in ("rllib", "policy") and parts and "=" not in parts[0]:
         path = parts.pop(0)
     options: dict[str, str] = {}
     for part in parts:
@@ -130,6 +154,10 @@ def check_spec(spec: str) -> None:
         _openspiel_ismcts_options(options)
     elif name == "rllib" and not path:
         raise ValueError("rllib needs a checkpoint: rllib:<path>")
+    elif name == "policy":
+        _policy_options(options)
+        if not path:
+            raise ValueError("policy needs a policy file: policy:<file.npz> (or a training run folder)")
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
@@ -137,7 +165,7 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     name, path, options = parse_spec(spec)
     game = envs.game_name(game)
     factory = AGENTS[name][0]
-    agent = factory(game, seed, options, path) if name == "rllib" else factory(game, seed, options)
+    agent = factory(game, seed, options, path) if name in ("rllib", "policy") else factory(game, seed, options)
     return agent
 
 

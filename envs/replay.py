@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import envs
+from envs.files import write_atomic
 
 FORMAT = "tabuleiro-replay/1"
 _TOLERANCE = 1e-9
@@ -93,11 +94,11 @@ def record(game: Any, result: Any, agents: list[str]) -> Replay:
 
 
 def save(replay: Replay, path: str | Path) -> Path:
-    """Write a replay file (folders created as needed)."""
+    """Write a replay file (folders created as needed) through a temporary file renamed into place: a kill
+    or a full disk leaves the old file or the new one, never part of one."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(replay.to_json(), encoding="utf-8")
-    return path
+    return write_atomic(path, replay.to_json())
 
 
 def load(path: str | Path) -> Replay:

@@ -18,6 +18,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tabuleiro.commands.train",
         "self-play PPO with Ray RLlib (this machine or a cluster), then an evaluation",
     ),
+    "export": (
+        "tabuleiro.commands.export",
+        "a trained checkpoint as one plain policy file (.npz), played as policy:FILE without torch or Ray",
+    ),
     "learning": (
         "tabuleiro.commands.learning",
         "the learning-target measurement: train (20 min), evaluate, compare with the targets, plot; not CI",

@@ -8,6 +8,8 @@ Layout of a run folder ``OUT``:
 The budget (``minutes`` or ``iterations``) is the run's total across resumes.
 """
 
+import contextlib
+import fcntl
 import json
 import math
 import os
@@ -15,18 +17,24 @@ import shutil
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 from agents.rllib_policy import TRAIN_INFO
+from envs.files import append_line, fsync_dir, write_atomic
 from training.config import TrainSettings, build_config, normalized
+from training.export import export_beside
 from training.opponents import PoolWeights
 from training.selfplay import selfplay_callbacks
 
 CHECKPOINT = "checkpoint"
+CHECKPOINT_NAMES = (CHECKPOINT, f"{CHECKPOINT}.tmp", f"{CHECKPOINT}.old")  # the latest, being written, previous
+COMPLETE = "tabuleiro_complete.json"  # written last into a checkpoint: its files and their sizes
+RLLIB_INFO = "rllib_checkpoint.json"
 PROGRESS = "progress.jsonl"
+LOCK = "train.lock"  # held by the process training into the folder (its id inside)
 
 
 def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
@@ -57,13 +65,62 @@ def settings_from_json(d: dict[str, Any]) -> TrainSettings:
     return TrainSettings(**d)
 
 
-def find_checkpoint(run: str | Path) -> Path:
-    """The checkpoint to resume from in a run folder (or the checkpoint folder itself)."""
+def _checkpoint_iteration(folder: Path) -> int | None:
+    """The iteration of a complete checkpoint: its marker (``COMPLETE``, written last) parses and every file it
+    lists has the size it records; None for anything else (being written, partly deleted, cut short)."""
+    try:
+        marker = json.loads((folder / COMPLETE).read_text())
+        files = marker["files"]
+        if not isinstance(files, dict) or not {TRAIN_INFO, RLLIB_INFO} <= set(files):
+            return None
+        for name, size in files.items():
+            if (folder / name).stat().st_size != size:
+                return None
+        iteration = marker["iteration"]
+        return iteration if isinstance(iteration, int) and not isinstance(iteration, bool) else None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+
+
+def _legacy(folder: Path) -> bool:
+    """A checkpoint written before completeness markers (``checkpoint/`` was only ever a complete one)."""
+    return not (folder / COMPLETE).exists() and (folder / TRAIN_INFO).is_file() and (folder / RLLIB_INFO).is_file()
+
+
+def newest_checkpoint(run: str | Path) -> Path | None:
+    """The newest complete checkpoint of a run folder, whatever an interrupted save left: ``checkpoint/``,
+    ``checkpoint.tmp/`` or ``checkpoint.old/`` (a tie goes to ``checkpoint/``); None if there is none."""
     run = Path(run)
-    for p in (run, run / CHECKPOINT, run / f"{CHECKPOINT}.old"):
-        if (p / TRAIN_INFO).is_file() and (p / "rllib_checkpoint.json").is_file():
-            return p
-    raise ValueError(f"no tabuleiro checkpoint in {str(run)!r} (expected {CHECKPOINT}/ with {TRAIN_INFO})")
+    found = []
+    for rank, name in enumerate(CHECKPOINT_NAMES):
+        iteration = _checkpoint_iteration(run / name)
+        if iteration is not None:
+            found.append((iteration, -rank, run / name))
+    if found:
+        return max(found)[2]
+    return run / CHECKPOINT if _legacy(run / CHECKPOINT) else None
+
+
+def find_checkpoint(run: str | Path) -> Path:
+    """The checkpoint to resume from: the newest complete one of a run folder (``newest_checkpoint``), or a
+    checkpoint folder itself (one of the run's three names stands for its run folder)."""
+    run = Path(run)
+    if run.name in CHECKPOINT_NAMES:
+        found = newest_checkpoint(run.parent)
+        if found is not None:
+            return found
+    elif (run / COMPLETE).exists() or (run / TRAIN_INFO).exists():  # a checkpoint folder named by the user
+        if _checkpoint_iteration(run) is not None or _legacy(run):
+            return run
+        raise ValueError(f"{str(run)!r} is an incomplete checkpoint (a file is missing or cut short)")
+    else:
+        found = newest_checkpoint(run)
+        if found is not None:
+            return found
+    raise ValueError(
+        f"no tabuleiro checkpoint in {str(run)!r} (expected a complete {CHECKPOINT}/, {CHECKPOINT}.tmp/ "
+        f"or {CHECKPOINT}.old/ with {COMPLETE})"
+    )
 
 
 def progress_row(result: dict[str, Any], iteration: int, elapsed: float, seconds: float) -> dict[str, Any]:
@@ -132,18 +189,70 @@ def format_progress(row: dict[str, Any]) -> str:
     return "  ".join(parts)
 
 
+def _remove_checkpoint(folder: Path) -> None:
+    """Delete a checkpoint folder so that no moment of it looks complete: its marker first, then its info files."""
+    for name in (COMPLETE, TRAIN_INFO, RLLIB_INFO):
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            (folder / name).unlink()
+    if folder.is_dir():
+        shutil.rmtree(folder)
+    elif folder.exists():
+        folder.unlink()
+
+
+def _seal(folder: Path, iteration: int) -> None:
+    """Make every file of a written checkpoint durable, then write its marker (files and sizes) last."""
+    files = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_file() and p.name != COMPLETE:
+            fd = os.open(p, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            files[p.relative_to(folder).as_posix()] = p.stat().st_size
+    for d in sorted({p.parent for p in folder.rglob("*")} | {folder}):
+        fsync_dir(d)
+    marker = {"format": "tabuleiro-checkpoint/1", "iteration": iteration, "files": files}
+    write_atomic(folder / COMPLETE, json.dumps(marker, indent=1))
+
+
+def settle_checkpoints(out: Path) -> Path | None:
+    """Make ``out/checkpoint`` the newest complete checkpoint and remove the others (what an interrupted save
+    left). Every step keeps the newest complete checkpoint where ``newest_checkpoint`` finds it: a folder is
+    removed only while a newer or equal complete one exists, and the newest is moved by one rename."""
+    best = newest_checkpoint(out)
+    final = out / CHECKPOINT
+    if best is not None and best != final:
+        if final.exists():
+            _remove_checkpoint(final)
+        best.rename(final)
+        fsync_dir(out)
+        best = final
+    for name in CHECKPOINT_NAMES[1:] + (() if best is not None else (CHECKPOINT,)):
+        if (out / name).exists():
+            _remove_checkpoint(out / name)
+    return best
+
+
 def save_checkpoint(algo: Any, out: Path, meta: dict[str, Any]) -> Path:
-    """Write the checkpoint to ``out/checkpoint`` so that an interruption never leaves a broken one behind."""
-    final, tmp, old = out / CHECKPOINT, out / f"{CHECKPOINT}.tmp", out / f"{CHECKPOINT}.old"
-    shutil.rmtree(tmp, ignore_errors=True)
+    """Write the checkpoint to ``out/checkpoint`` so that a kill at any moment (a second one while resuming
+    included) leaves the newest complete checkpoint where ``find_checkpoint`` looks: the new one is written
+    into ``checkpoint.tmp/`` and sealed by its marker, written last; then ``checkpoint/`` becomes
+    ``checkpoint.old/``, ``checkpoint.tmp/`` becomes ``checkpoint/`` and the old one is removed."""
+    final, tmp, old = (out / name for name in CHECKPOINT_NAMES)
+    settle_checkpoints(out)  # what an earlier interrupted save left: the newest complete one is checkpoint/
     algo.save_to_path(str(tmp.resolve()))
     selfplay_callbacks(algo).league.save(tmp / "pool")
-    (tmp / TRAIN_INFO).write_text(json.dumps(meta, indent=1))
-    shutil.rmtree(old, ignore_errors=True)
+    write_atomic(tmp / TRAIN_INFO, json.dumps(meta, indent=1))
+    _seal(tmp, int(meta["iteration"]))
     if final.exists():
         final.rename(old)
+        fsync_dir(out)
     tmp.rename(final)
-    shutil.rmtree(old, ignore_errors=True)
+    fsync_dir(out)
+    if old.exists():
+        _remove_checkpoint(old)
     return final
 
 
@@ -158,12 +267,29 @@ def _terminate_as_interrupt() -> Any:
     return signal.signal(signal.SIGTERM, handler)
 
 
-def _trim_progress(path: Path, last_iteration: int) -> None:
-    """Drop rows logged after the checkpoint being resumed (they are about to be redone)."""
-    if path.is_file():
-        rows = [ln for ln in path.read_text().splitlines() if ln.strip()]
-        kept = [ln for ln in rows if json.loads(ln)["iteration"] <= last_iteration]
-        path.write_text("".join(k + "\n" for k in kept))
+def trim_progress(path: Path, last_iteration: int, echo: Callable[[str], None] = print) -> None:
+    """Drop rows logged after the checkpoint being resumed (they are about to be redone), and any line that is
+    not a whole row (a full disk or a power cut tore it), with a warning naming the line. The file is
+    rewritten through a temporary file renamed into place."""
+    if not path.is_file():
+        return
+    raw = path.read_bytes()
+    kept = []
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            iteration = json.loads(line)["iteration"]
+            if isinstance(iteration, bool) or not isinstance(iteration, int):
+                raise TypeError("iteration")
+        except (ValueError, KeyError, TypeError, IndexError, RecursionError):
+            echo(f"warning: {path} line {number} is not a whole progress row ({len(line)} bytes, cut short?): ignored")
+            continue
+        if iteration <= last_iteration:
+            kept.append(line)
+    text = b"".join(line + b"\n" for line in kept)
+    if text != raw:
+        write_atomic(path, text)
 
 
 def train(
@@ -193,6 +319,47 @@ def train(
         # a new run would append its iterations to the old run's rows (and replace its checkpoint)
         raise ValueError(f"{str(out)!r} already holds a training run: continue it with --resume, or give another --out")
     out.mkdir(parents=True, exist_ok=True)
+    with run_lock(out):  # a second run on this folder is refused while this one lives
+        return _train(settings, out, minutes, iterations, resume, address, checkpoint_every, echo, resource_overrides)
+
+
+@contextlib.contextmanager
+def run_lock(out: Path) -> Iterator[None]:
+    """Hold ``out/train.lock`` (an exclusive ``flock``, which the system releases when the process ends, even
+    killed) with this process's id in it; ValueError naming the holder's id if another process holds it."""
+    path = out / LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 64).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise ValueError(
+            f"{str(out)!r} is in use by another tabuleiro train (process {holder}, {str(path)!r}): "
+            "wait for it to end, or give another --out"
+        ) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock; the file stays (removing it would race with a process taking it)
+
+
+def _train(
+    settings: TrainSettings | None,
+    out: Path,
+    minutes: float | None,
+    iterations: int | None,
+    resume: str | Path | None,
+    address: str | None,
+    checkpoint_every: int,
+    echo: Callable[[str], None],
+    resource_overrides: dict[str, Any],
+) -> dict[str, Any]:
     state = {"iteration": 0, "elapsed_s": 0.0, "env_steps": 0}
     ckpt = None
     if resume is not None:
@@ -203,7 +370,7 @@ def train(
             raise ValueError(f"{str(resume)!r} trains {loaded.game}, not {settings.game}")
         settings = replace(loaded, **{k: v for k, v in resource_overrides.items() if v is not None})
         state = {k: meta[k] for k in state}
-        _trim_progress(out / PROGRESS, state["iteration"])
+        trim_progress(out / PROGRESS, state["iteration"], echo)
     assert settings is not None
     init_ray(address)
     # a resumed run continues with fresh draws (seed shifted by the iterations done), still reproducible
@@ -246,7 +413,8 @@ def _run(
     previous = _terminate_as_interrupt()
     interrupted = None
     try:
-        with (out / PROGRESS).open("a") as log:
+        log = os.open(out / PROGRESS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
             while more():
                 t0 = time.perf_counter()
                 result = algo.train()
@@ -255,19 +423,22 @@ def _run(
                 state["elapsed_s"] += last_s
                 row = progress_row(result, state["iteration"], state["elapsed_s"], last_s)
                 state["env_steps"] += row["env_steps"]
-                log.write(json.dumps(row) + "\n")
-                log.flush()
+                append_line(log, json.dumps(row))  # whole lines only, fsynced: a full disk leaves no torn row
                 echo(format_progress(row))
                 if state["iteration"] - saved_at >= checkpoint_every:
                     save_checkpoint(algo, out, meta())
+                    export_beside(out / CHECKPOINT, echo)  # policy.npz: the compiled policy (training.export)
                     saved_at = state["iteration"]
+        finally:
+            os.close(log)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (this handler's or the command's)
         interrupted = "SIGTERM" if str(exc) == "SIGTERM" else "Ctrl-C"
         echo("interrupted: saving a checkpoint to resume from (tabuleiro train --resume)")
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    if state["iteration"] > saved_at or not (out / CHECKPOINT).exists():
+    if state["iteration"] > saved_at or newest_checkpoint(out) is None:
         save_checkpoint(algo, out, meta())
+        export_beside(out / CHECKPOINT, echo)
     echo(f"checkpoint: {out / CHECKPOINT}  ({state['iteration']} iterations, {state['elapsed_s'] / 60:.1f} min)")
     return meta() | ({"interrupted": interrupted} if interrupted else {})

@@ -7,6 +7,7 @@ from typing import Any
 
 from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, checked_agents, format_report, run_arena
 from agents.arena_plot import plot_report
+from envs.files import write_atomic
 from tabuleiro.options import (
     check_output_dir,
     check_output_file,
@@ -94,6 +95,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_json(report: dict[str, Any], path: str) -> None:
-    with open(path, "w") as f:
-        json.dump(report, f, indent=1)
+    """The report through a temporary file renamed into place: a full disk or a kill keeps an earlier file whole."""
+    write_atomic(path, json.dumps(report, indent=1))
     print(f"report: {path}", flush=True)

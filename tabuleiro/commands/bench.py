@@ -6,6 +6,7 @@ import math
 
 import envs
 from benchmarks.throughput import MAX_REPEATS, MAX_SECONDS, format_table, plot, run_bench
+from envs.files import write_atomic
 from tabuleiro.options import check_output_file, float_option, int_option
 
 
@@ -41,8 +42,7 @@ def run(args: argparse.Namespace) -> int:
     results = run_bench(games, args.quick, args.repeats, args.seconds, not args.no_peers, not args.no_startup)
     print(format_table(results))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+        write_atomic(args.json, json.dumps(results, indent=1))  # a full disk keeps an earlier file whole
         print(f"wrote {args.json}")
     if args.png:
         plot(results, args.png)

@@ -1,6 +1,7 @@
 """`tabuleiro play GAME`: a human plays one seat against agents in the terminal; the game can be saved as a replay."""
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
@@ -11,6 +12,7 @@ from agents.arena import checked_agents
 from agents.human import HumanAgent, QuitGame
 from agents.match import play_game
 from agents.registry import check_spec, make_agent, parse_spec
+from envs.files import write_atomic
 from envs.replay import record, save
 from tabuleiro.move_text import move_text
 from tabuleiro.options import MAX_PLAYERS, Terminated, check_output_file, checked, int_option, seed_option
@@ -154,12 +156,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _save_elsewhere(replay: Any, seed: int) -> str:
     """Write a replay to a fresh file in the temporary folder (or print it, failing that); where it went."""
+    path = None
     try:
         fd, path = tempfile.mkstemp(prefix=f"tabuleiro-{replay.game}-{seed}-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(replay.to_json())
+        os.close(fd)
+        write_atomic(path, replay.to_json())
         return path
     except OSError:
+        if path is not None:  # no partial replay left behind
+            with contextlib.suppress(OSError):
+                os.unlink(path)
         print(replay.to_json(), file=sys.stderr)
         return "the text above (stderr)"
 

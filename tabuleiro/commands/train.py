@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import envs
+from envs.files import write_atomic
 from tabuleiro.options import (
     MAX_GAMES,
     MAX_ITERATIONS,
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.out)
     elif args.resume:
         out = Path(args.resume)
-        out = out.parent if out.name == "checkpoint" else out
+        out = out.parent if out.name in ("checkpoint", "checkpoint.tmp", "checkpoint.old") else out
     else:
         out = Path("runs") / f"{game.rsplit('_v', 1)[0]}-{time.strftime('%Y%m%d-%H%M%S')}"
     check_output_dir(out, "--out")  # before Ray starts: a trained policy is never lost to the path
@@ -176,5 +177,5 @@ def run(args: argparse.Namespace) -> int:
     if args.eval_games > 0:
         print(f"evaluation: {args.eval_games} games per opponent, trained policy plays argmax, seats rotate")
         rows = final_evaluation(out / "checkpoint", meta["game"], meta["game_config"], args.eval_games, args.seed)
-        (out / "evaluation.json").write_text(json.dumps({"training": meta, "evaluation": rows}, indent=1))
+        write_atomic(out / "evaluation.json", json.dumps({"training": meta, "evaluation": rows}, indent=1))
     return 0

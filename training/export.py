@@ -1,0 +1,187 @@
+"""A trained masking module as the plain array file ``agents.compiled_policy`` evaluates without torch.
+
+``module_arrays`` reads the weights of a ``training.masking_module.MaskedPPOTorchRLModule`` (the catalog's
+MLP encoder and heads, the action prior, the Duel's candidate head) into the file's arrays;
+``export_checkpoint`` does it for a checkpoint (``tabuleiro export CHECKPOINT FILE``, and ``tabuleiro train``
+beside each checkpoint it saves). What the compiled forward pass does not evaluate yet (the conv stack of a
+board, the cell head, LayerNorm, other activations) is refused with an ``UnsupportedPolicy`` naming it.
+"""
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from torch import nn
+
+import envs
+from agents.compiled_policy import POLICY_FILE, header, save_policy
+from agents.rllib_policy import load_module, trained_game
+from training.candidate_head import CandidatePolicyHead
+
+_ACTIVATIONS: dict[type, str] = {nn.ReLU: "relu", nn.Tanh: "tanh", nn.Identity: "linear"}
+
+
+class UnsupportedPolicy(ValueError):
+    """The module has a part the compiled forward pass does not evaluate (named in the message)."""
+
+
+def _leaves(module: nn.Module) -> list[nn.Module]:
+    """The module's parameterized and activation leaves in registration (= execution, for these nets) order."""
+    return [m for m in module.modules() if not list(m.children())]
+
+
+def _dense_layers(module: nn.Module, name: str, leading: str | None = None) -> list[tuple[nn.Linear, str]]:
+    """``(Linear, activation after it)`` of a stack of Linear layers and activations; ``leading``: the
+    activation the stack must start with (the candidate score's ReLU), dropped from the result."""
+    layers: list[tuple[nn.Linear, str]] = []
+    leaves = _leaves(module)
+    if leading is not None:
+        if not leaves or _ACTIVATIONS.get(type(leaves[0])) != leading:
+            raise UnsupportedPolicy(f"{name} must start with {leading}, got {leaves[:1]}")
+        leaves = leaves[1:]
+    for leaf in leaves:
+        if isinstance(leaf, nn.Linear):
+            layers.append((leaf, "linear"))
+        elif type(leaf) in _ACTIVATIONS and layers and layers[-1][1] == "linear":
+            layers[-1] = (layers[-1][0], _ACTIVATIONS[type(leaf)])
+        elif type(leaf) is nn.Identity:
+            continue
+        else:
+            raise UnsupportedPolicy(
+                f"{name} holds {type(leaf).__name__}, which the compiled forward pass does not evaluate (it takes "
+                f"Linear layers with {sorted(set(_ACTIVATIONS.values()))} activations)"
+            )
+    if not layers:
+        raise UnsupportedPolicy(f"{name} has no Linear layer")
+    return layers
+
+
+def _add_net(arrays: dict[str, np.ndarray], nets: dict[str, Any], name: str, layers: list) -> None:
+    described = []
+    for i, (linear, activation) in enumerate(layers):
+        arrays[f"{name}.{i}.weight"] = linear.weight.detach().cpu().numpy().astype(np.float32).copy()
+        if linear.bias is not None:
+            arrays[f"{name}.{i}.bias"] = linear.bias.detach().cpu().numpy().astype(np.float32).copy()
+        described.append({"activation": activation, "bias": linear.bias is not None})
+    nets[name] = described
+
+
+def _encoders(module: Any) -> tuple[nn.Module, nn.Module | None]:
+    """The actor's encoder and the critic's (None: the actor's is shared), from RLlib's actor-critic encoder."""
+    encoder = module.encoder
+    if getattr(encoder, "encoder", None) is not None:  # vf_share_layers: one encoder for both
+        return encoder.encoder, None
+    actor, critic = getattr(encoder, "actor_encoder", None), getattr(encoder, "critic_encoder", None)
+    if actor is None:
+        raise UnsupportedPolicy(f"the module's encoder {type(encoder).__name__} has no actor encoder")
+    if critic is None:
+        raise UnsupportedPolicy("the module has no critic encoder (an inference-only module): export the learner's")
+    return actor, critic
+
+
+def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+    """The policy file's arrays (``agents.compiled_policy``) of a masking module trained on ``game`` with
+    ``game_config`` (the config as given; the file records every field of it)."""
+    if getattr(module, "_cell_head", None) is not None:
+        raise UnsupportedPolicy(
+            "the cell head (model_config['cell_head']) is not evaluated by the compiled forward pass"
+        )
+    if getattr(module, "conv", None) is not None:
+        raise UnsupportedPolicy(
+            "the conv stack over a board (model_config['image_shape'], conv_filters) is not evaluated by the compiled "
+            "forward pass; train with the board left out of the observation (e.g. the Duel's observe_boards=false)"
+        )
+    if getattr(module, "vf", None) is None:
+        raise UnsupportedPolicy("the module has no value head (an inference-only module): export the learner's")
+    g = envs.make(envs.game_name(game), **dict(game_config or {})).game
+    arrays: dict[str, np.ndarray] = {}
+    nets: dict[str, Any] = {}
+    actor, critic = _encoders(module)
+    _add_net(arrays, nets, "actor_encoder", _dense_layers(actor, "the actor encoder"))
+    if critic is not None:
+        _add_net(arrays, nets, "critic_encoder", _dense_layers(critic, "the critic encoder"))
+    model: dict[str, Any] = {
+        "kind": "mlp",
+        "outputs": int(module.action_space.n),
+        "cut": list(module._cut) if module._cut is not None else None,
+        "action_prior": None,
+        "candidate_head": None,
+        "candidate_actions": None,
+    }
+    if module._prior is not None:
+        start, length, _ = module._prior
+        model["action_prior"] = {"start": int(start), "length": int(length)}
+        arrays["action_prior.scale"] = np.array(float(module.prior_scale.detach()), np.float32)
+    if module._candidates is not None:
+        spec, head = module._candidates, module.pi
+        if not isinstance(head, CandidatePolicyHead):
+            raise UnsupportedPolicy(f"a candidate module's pi must be a CandidatePolicyHead, got {type(head).__name__}")
+        model["kind"] = "candidate"
+        model["candidate_head"] = {
+            "start": spec.start,
+            "rows": spec.rows,
+            "features": spec.features,
+            "actions": spec.actions,
+        }
+        mapped = module.model_config.get("candidate_actions") if isinstance(module.model_config, dict) else None
+        if mapped is not None:
+            model["candidate_actions"] = {"placements": int(mapped["placements"]), "rows": int(mapped["rows"])}
+        _add_net(arrays, nets, "candidate_rows", [(head.rows, "linear")])
+        _add_net(arrays, nets, "candidate_context", [(head.context, "linear")])
+        _add_net(arrays, nets, "candidate_score", _dense_layers(head.score, "the candidate score", leading="relu"))
+        if head.others is not None:
+            _add_net(arrays, nets, "candidate_others", [(head.others, "linear")])
+        arrays["candidate_head.overflow"] = np.array(float(head.overflow.detach()), np.float32)
+    else:
+        _add_net(arrays, nets, "pi", _dense_layers(module.pi, "the policy head"))
+    _add_net(arrays, nets, "vf", _dense_layers(module.vf, "the value head"))
+    model["nets"] = nets
+    return header(g, model) | arrays
+
+
+def export_module(module: Any, game: str, game_config: dict[str, Any] | None, path: str | os.PathLike) -> Path:
+    """Write ``module``'s policy file to ``path`` (checked, then a temporary file renamed into place)."""
+    return save_policy(module_arrays(module, game, game_config), path)
+
+
+def export_checkpoint(
+    checkpoint: str | os.PathLike,
+    path: str | os.PathLike,
+    game: str | None = None,
+    game_config: dict[str, Any] | None = None,
+) -> Path:
+    """Write the policy file of a checkpoint's trained module (a ``tabuleiro train`` run folder, its checkpoint,
+    or an RLModule folder with ``game`` given). The game and its config come from what ``tabuleiro train``
+    recorded beside the checkpoint; a ``game`` given must agree with it."""
+    info = trained_game(checkpoint) or trained_game(Path(checkpoint) / "checkpoint")
+    if info is None and game is None:
+        raise ValueError(
+            f"{str(checkpoint)!r} has no tabuleiro_train.json saying which game it plays: give the game (--game)"
+        )
+    if info is not None:
+        if game is not None and envs.game_name(game) != info["game"]:
+            raise ValueError(f"checkpoint {str(checkpoint)!r} was trained on {info['game']}, not {game}")
+        if game_config and game_config != info.get("game_config", {}):
+            raise ValueError(
+                f"checkpoint {str(checkpoint)!r} was trained with game config {info.get('game_config')}, not "
+                f"{game_config}"
+            )
+        game, game_config = info["game"], info.get("game_config") or {}
+    assert game is not None
+    return export_module(load_module(checkpoint), game, game_config, path)
+
+
+def export_beside(checkpoint: str | os.PathLike, echo: Callable[[str], None] = print) -> Path | None:
+    """``tabuleiro train``'s policy file beside the checkpoint it just saved (``OUT/policy.npz`` for
+    ``OUT/checkpoint``). The checkpoint is saved whatever happens here: a model the compiled forward pass cannot
+    evaluate, weights that are not finite or a full disk are said (``echo``), not raised, and the previous
+    checkpoint's file is removed rather than left beside a checkpoint it does not match."""
+    target = Path(checkpoint).parent / POLICY_FILE
+    try:
+        return export_checkpoint(checkpoint, target)
+    except (ValueError, OSError) as exc:
+        target.unlink(missing_ok=True)
+        echo(f"no {POLICY_FILE} beside this checkpoint: {exc} (the checkpoint is saved; see `tabuleiro export`)")
+        return None
