@@ -28,11 +28,21 @@ game is over.
   with ``shaping="duel_margin"`` (a potential the game's spec names, ``GameSpec.shaping``) plus
   potential-based shaping with ``shaping_gamma`` (the learner's discount). ``pop_stats`` counts the
   game's own rewards either way.
-- Auto-reset: gymnasium 1.x ``NEXT_STEP`` (``metadata["autoreset_mode"]``). The step after a
-  termination ignores that game's action and returns the first observation of a new game (reward
-  0, not terminated). The new game's seed is drawn from the finished game's own generator
-  (``rng_next`` of its final state, as ``BatchEnv`` does); ``infos["episode_seed"]`` gives it, and
-  ``envs.make(game).reset(seed=that_seed)`` plays the same game for the same moves.
+- Auto-reset: gymnasium 1.x's modes, chosen with ``autoreset_mode=`` (``AutoresetMode`` or its name),
+  kept in ``autoreset_mode`` and ``metadata["autoreset_mode"]``. ``NEXT_STEP`` (the default): the step
+  after a termination ignores that game's action and returns the first observation of a new game
+  (reward 0, not terminated). ``SAME_STEP``: the step that ends a game returns its reward and
+  ``terminated`` with the new game's first observation; the finished game's last observation is in
+  ``infos["final_obs"]`` (an object array: a dict per finished game, None elsewhere) and its infos in
+  ``infos["final_info"]`` (its ``episode_seed``, ``learner_seat``, and ``opponent_actions`` when recorded),
+  each with its ``_`` mask. ``DISABLED``: nothing restarts by itself; ``step`` refuses to run while a game
+  is finished until ``reset(options={"reset_mask": mask})`` restarted it. Every mode draws the new game's
+  seed from the finished game's own generator (``rng_next`` of its final state, as ``BatchEnv`` does);
+  ``infos["episode_seed"]`` gives it, and ``envs.make(game).reset(seed=that_seed)`` plays the same game
+  for the same moves.
+- ``reset(seed=s, options={"reset_mask": mask})`` (a bool array, one per game; any mode) restarts only the
+  games in ``mask``, game i from ``s + i``, or without a seed from the next draw of its own generator;
+  the others go on untouched. It returns every game's observation and the infos of the restarted ones.
 - Seeds: ``reset(seed=s)`` starts game i exactly as ``envs.make(game).reset(seed=s + i)``. The
   opponents of a game draw from their own generator, ``splitmix64(episode_seed ^ OPPONENT_SALT)``
   (restarted with every game), so a game is a function of its seed and the learner's actions.
@@ -63,6 +73,7 @@ import envs
 from envs.batch import BatchEnv
 from envs.engine.aec import IllegalActionError
 from envs.engine.candidate_actions import candidate_actions_of
+from envs.engine.checks import checked_seed
 from envs.engine.contract import template_bindings
 from envs.engine.templates import instantiate, kernels_of, tag_of
 from training import opponent_loop
@@ -74,6 +85,18 @@ MASK_KEY = "action_mask"
 KINDS = ("random", "heuristic", "snapshot", "self")
 SELF_SLOT = OUTSIDE_SLOT  # the learner's own current policy; snapshots take the slots after it
 RECORD_WIDTH = 4096  # opponents' actions kept per game and step when recording
+
+
+def autoreset_mode_of(mode: Any) -> AutoresetMode:
+    """``mode`` as an ``AutoresetMode``: the member, its value (``"SameStep"``) or its name (``"same_step"``)."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str):
+        for member in AutoresetMode:
+            if mode == member.value or mode.upper() == member.name:
+                return member
+    names = ", ".join(f"AutoresetMode.{m.name}" for m in AutoresetMode)
+    raise ValueError(f"autoreset_mode must be one of {names} (or its name or value), got {mode!r}")
 
 
 def quiet_threading_layer() -> None:
@@ -136,8 +159,11 @@ class GameVectorEnv(VectorEnv):
         shaping: str | None = None,
         shaping_gamma: float = 1.0,
         candidate_actions: str | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **config: Any,
     ) -> None:
+        self.autoreset_mode = autoreset_mode_of(autoreset_mode)
+        self.metadata = dict(type(self).metadata, autoreset_mode=self.autoreset_mode)
         self.weights = opponent_weights(opponents)
         quiet_threading_layer()
         self.batch = BatchEnv(game, num_envs, seed=seed, threads=threads, **config)
@@ -325,11 +351,16 @@ class GameVectorEnv(VectorEnv):
         return self.batch.episode_seeds.copy()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        """Start every game (game i from ``seed + i``) and play until the learner is to act in each."""
+        """Start every game (game i from ``seed + i``) and play until the learner is to act in each;
+        ``options={"reset_mask": mask}``: only the games in ``mask`` (see the module doc)."""
+        options = dict(options or {})
+        reset_mask = options.pop("reset_mask", None)
         if options:
-            raise ValueError(f"GameVectorEnv.reset takes no options, got {sorted(options)}")
+            raise ValueError(f"GameVectorEnv.reset takes only the option 'reset_mask', got {sorted(options)}")
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise ValueError(f"seed must be an int (game i starts from seed + i) or None, got {seed!r}")
+        if reset_mask is not None:
+            return self._reset_some(self._checked_reset_mask(reset_mask), seed)
         if seed is not None:
             self.batch.reset(seed=int(seed))  # validates the seed, writes episode_seeds
         else:
@@ -341,10 +372,40 @@ class GameVectorEnv(VectorEnv):
         self._ready = True
         return self._observe(), self._infos(np.ones(self.num_envs, bool))
 
+    def _checked_reset_mask(self, mask: Any) -> np.ndarray:
+        n = self.num_envs
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (n,) or not mask.any():
+            got = f"{mask.dtype} {mask.shape}" if isinstance(mask, np.ndarray) else type(mask).__name__
+            raise ValueError(f"options['reset_mask'] must be a numpy bool array of shape ({n},), some True; got {got}")
+        if not self._ready:
+            raise RuntimeError("call reset() without a reset_mask first: every game must have started once")
+        return mask.copy()
+
+    def _reset_some(self, mask: np.ndarray, seed: int | None) -> tuple[dict, dict]:
+        """Restart the games in ``mask`` (from ``seed + i``, or their generator's next draw); the rest wait."""
+        idx = np.flatnonzero(mask)
+        actions = np.zeros(self.num_envs, np.int64)
+        if seed is not None:
+            first = checked_seed(seed, "seed", self.num_envs)
+            self.batch.episode_seeds[idx] = np.uint64(first) + idx.astype(np.uint64)
+            actions[idx] = -1  # start from episode_seeds
+        else:
+            self._dones[idx] = 1  # restart from rng_next of the game as it stands, finished or not
+        self._play(actions, rows=mask)
+        if self._shaper is not None:
+            self._shaper.previous[mask] = 0.0  # a game starts from phi = 0
+        return self._observe(), self._infos(mask, recorded=mask)
+
     def step(self, actions: Any) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """One learner action per game (ignored in a game that finished at the previous step)."""
+        """One learner action per game (ignored in a game that finished at the previous step: NEXT_STEP)."""
         if not self._ready:
             raise RuntimeError("call reset() first")
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._dones.any():
+            finished = np.flatnonzero(self._dones).tolist()
+            raise RuntimeError(
+                f"games {finished[:10]} are finished and autoreset_mode is DISABLED: restart them with "
+                "reset(options={'reset_mask': terminated}) before the next step"
+            )
         a = np.asarray(actions)
         n = self.num_envs
         if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
@@ -371,7 +432,25 @@ class GameVectorEnv(VectorEnv):
         rewards = self._rewards
         if self._shaper is not None:
             rewards = self._shaper.shape(rewards, self.batch.states, self.learner_seats, restarting, terminated)
-        return obs, rewards.astype(np.float32), terminated, truncated, self._infos(restarting)
+        rewards = rewards.astype(np.float32)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+            return self._restart_same_step(obs, rewards, terminated, truncated)
+        return obs, rewards, terminated, truncated, self._infos(restarting)
+
+    def _restart_same_step(
+        self, obs: dict, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray
+    ) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """SAME_STEP: the finished games start again now; their last observation and infos go in
+        ``final_obs`` and ``final_info`` (the shaper already counted them as ended: phi 0 to start from)."""
+        final_info = self._infos(terminated, recorded=terminated)
+        final_obs = np.full(self.num_envs, None, object)
+        for i in np.flatnonzero(terminated):
+            final_obs[i] = {key: value[i].copy() for key, value in obs.items()}
+        self._play(np.zeros(self.num_envs, np.int64), rows=terminated)  # dones == 1: each restarts
+        infos = self._infos(terminated)
+        infos.update(final_obs=final_obs, _final_obs=terminated.copy())
+        infos.update(final_info=final_info, _final_info=terminated.copy())
+        return self._observe_rows(obs, terminated), rewards, terminated, truncated, infos
 
     # internals -------------------------------------------------------------------------
     def _choice_name(self, a: int) -> str:
@@ -381,11 +460,13 @@ class GameVectorEnv(VectorEnv):
             )
         return f"candidate {a}"
 
-    def _play(self, actions: np.ndarray) -> None:
-        """The learner's actions, then opponents until the learner is to act: outside policies in batches."""
+    def _play(self, actions: np.ndarray, rows: np.ndarray | None = None) -> None:
+        """The learner's actions, then opponents until the learner is to act: outside policies in batches.
+        ``rows`` (a bool mask): only those games move (restarts); the others keep their state and records."""
         if self._record:
-            self._recorded = [[] for _ in range(self.num_envs)]
-        self._advance(actions, resume=False)
+            for i in range(self.num_envs) if rows is None else np.flatnonzero(rows):
+                self._recorded[i] = []
+        self._advance(actions, resume=False, rows=rows)
         while self._waiting.any():
             waiting = self._waiting.astype(bool)
             with self.batch._threads():
@@ -418,26 +499,29 @@ class GameVectorEnv(VectorEnv):
             raise IllegalActionError(f"the {who} policy chose an illegal action")
         outside[sel] = self.candidates.game_actions(masks, chosen) if self.candidates is not None else chosen
 
-    def _advance(self, actions: np.ndarray, resume: bool) -> None:
+    def _advance(self, actions: np.ndarray, resume: bool, rows: np.ndarray | None = None) -> None:
+        games = [
+            self.batch.states,
+            actions,
+            self.learner_seats,
+            self._rewards,
+            self._dones,
+            self._fresh,
+            self.batch.episode_seeds,
+            self._opponent_rng,
+        ]
+        rest = [self._slots, self._waiting, self._returns, self._scratch, self._played, self._played_count]
+        full = games + rest
+        if rows is not None:  # the kernel steps every game it is given: give it copies of those rows only
+            idx = np.flatnonzero(rows)
+            self._played_count[:] = 0
+            games, rest = [a[idx] for a in games], [a[idx] for a in rest]
         with self.batch._threads():
-            bad = self._loop.vector_advance(
-                self.batch.states,
-                actions,
-                self.learner_seats,
-                self._rewards,
-                self._dones,
-                self._fresh,
-                self.batch.episode_seeds,
-                self._opponent_rng,
-                self._slot_cdf,
-                self._slots,
-                self._waiting,
-                self._returns,
-                self._scratch,
-                self._played,
-                self._played_count,
-                resume,
-            )
+            bad = self._loop.vector_advance(*games, self._slot_cdf, *rest, resume)
+        if rows is not None:
+            for whole, part in zip(full, games + rest, strict=True):
+                whole[idx] = part
+            bad = int(idx[bad]) if bad >= 0 else bad
         if bad >= 0:  # only if the states were changed behind our back since the last observation
             raise IllegalActionError(f"game {bad}: action {int(actions[bad])} is illegal there (state changed)")
         self._stats["decisions"] += int(self._played_count.sum())
@@ -470,8 +554,18 @@ class GameVectorEnv(VectorEnv):
         np.copyto(masks, self._choices)
         return {OBS_KEY: obs, MASK_KEY: masks}
 
-    def _infos(self, started: np.ndarray) -> dict[str, np.ndarray]:
-        """``episode_seed`` (and ``learner_seat``) where a new game started in this call; see the module doc."""
+    def _observe_rows(self, out: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
+        """The games ``rows`` observed again into ``out``'s arrays (the learner is to act in each)."""
+        with self.batch._threads():
+            self._k.batch_observe_where(self.batch.states, rows, out[OBS_KEY], self._masks)
+        if self.candidates is not None:
+            self.candidates.masks_into(self._masks, self._choices)
+        np.copyto(out[MASK_KEY], self._choices)
+        return out
+
+    def _infos(self, started: np.ndarray, recorded: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """``episode_seed`` (and ``learner_seat``) where a new game started in this call; see the module doc.
+        ``recorded``: the games whose ``opponent_actions`` belong to this call (default: all)."""
         infos: dict[str, np.ndarray] = {
             "episode_seed": self.batch.episode_seeds.copy(),
             "_episode_seed": started.copy(),
@@ -483,5 +577,5 @@ class GameVectorEnv(VectorEnv):
             for i in range(self.num_envs):
                 played[i] = np.asarray(self._recorded[i], np.int64)
             infos["opponent_actions"] = played
-            infos["_opponent_actions"] = np.ones(self.num_envs, bool)
+            infos["_opponent_actions"] = np.ones(self.num_envs, bool) if recorded is None else recorded.copy()
         return infos

@@ -89,13 +89,25 @@ class Capivari(Game):
     def action_name(self, action: int) -> str:
         return action_name(int(action))
 
-    def infos(self, rec: np.void) -> list[dict[str, Any]]:
+    def infos(self, rec: np.void, details: bool = False) -> list[dict[str, Any]]:
+        """The match so far (seeds/capivari.md, "Infos"): fixed shapes, or with ``details`` the played rounds only."""
         played = int(rec["rounds_done"])
-        scores = rec["round_scores"][:played].tolist()
-        wins = rec["round_wins"].tolist()
         winner = int(rec["winner"])
+        if details:
+            scores, wins = rec["round_scores"][:played].tolist(), rec["round_wins"].tolist()
+            return [
+                {"seat": p, "round_scores": scores, "round_wins": wins, "rounds_played": played, "winner": winner}
+                for p in range(NUM_PLAYERS)
+            ]
+        scores = rec["round_scores"][: self.config.max_rounds]  # rows past rounds_played are 0
         return [
-            {"seat": p, "round_scores": scores, "round_wins": wins, "rounds_played": played, "winner": winner}
+            {
+                "seat": p,
+                "round_scores": scores.astype(np.int64),  # each seat its own arrays
+                "round_wins": rec["round_wins"].astype(np.int64),
+                "rounds_played": played,
+                "winner": winner,
+            }
             for p in range(NUM_PLAYERS)
         ]
 

@@ -51,6 +51,33 @@ def module_details(rec: np.void, p: int) -> dict[str, Any]:
     return out
 
 
+def _fixed_infos(rec: np.void) -> list[dict[str, Any]]:
+    """Both seats' infos of fixed keys and shapes: ids where the details have names (-1: none)."""
+    tile = int(rec["tile"])
+    marked = tile >= 0 and rec["mk_type"] >= 0
+    over = bool(rec["done"])
+    pads = [list(pad.values()) for pad in score_pads(rec)]  # in PAD_ROWS order
+    common = {
+        "turn": int(rec["turn"]),
+        "tile": tile,
+        "marker_type": int(rec["mk_type"]) if marked else -1,
+        "marker_value": int(rec["mk_value"]) if marked else 0,
+        "phase": -1 if over else int(rec["phase"]),
+        "winner": int(rec["winner"]) if over else -1,
+    }
+    return [
+        dict(
+            common,
+            seat=p,
+            open_markers=int(rec["open_markers"][p]),
+            score=np.asarray(pads[p], np.int64),
+            total=pads[p][-1],
+            opponent_total=pads[1 - p][-1],
+        )
+        for p in range(rules.NUM_PLAYERS)
+    ]
+
+
 class DorfromantikDuel(Game):
     """Dorfromantik: The Duel, base game: both players place the same hex tile each turn."""
 
@@ -127,7 +154,11 @@ class DorfromantikDuel(Game):
         apply_scenario(states[0], options)
         self.validate_state(states[0])  # the same checks as a deserialized state: nothing unchecked runs
 
-    def infos(self, rec: np.void) -> list[dict[str, Any]]:
+    def infos(self, rec: np.void, details: bool = False) -> list[dict[str, Any]]:
+        """The turn, its tile and marker, and the score pads (seeds/dorfromantik_duel.md, "Infos"): numbers
+        of fixed shapes, or with ``details`` names, the pad as a dict and each module's parts."""
+        if not details:
+            return _fixed_infos(rec)
         tile = int(rec["tile"])
         marker = None
         if tile >= 0 and rec["mk_type"] >= 0:

@@ -10,6 +10,11 @@ core's ``step_fn``, ``observe`` its ``observe_fn``, ``action_mask`` (of the seat
 without the cost of stacking their wrappers: calls before ``reset`` raise, out-of-range actions
 raise, and an illegal action ends the game with -1 for the offender, 0 for the
 others, and ``infos[offender]["illegal_move"] = True``.
+
+``infos[agent]`` has the same keys, shapes and numeric types at every step of a game (the game's
+``infos(rec)``, and ``illegal_move``: False unless that agent's illegal action ended the game), so
+libraries that stack infos into tensors take them; ``details(agent)`` gives the same and more in a
+readable form (names, nested dicts, lists that grow).
 """
 
 import copy
@@ -183,7 +188,16 @@ class TabuleiroAECEnv(AECEnv):
         if version != self._info_version:
             self._info_version = version
             per_seat = self.game.infos(self._rec)
-            self.infos = {a: per_seat[self._seat[a]] for a in self.agents}
+            self.infos = {a: dict(per_seat[self._seat[a]], illegal_move=False) for a in self.agents}
+
+    def details(self, agent: str) -> dict[str, Any]:
+        """``agent``'s infos in full, built from the record now: names, nested dicts and lists that grow
+        (each game's rules document lists them), beside ``infos``' fixed numbers; ``illegal_move`` as there."""
+        self._require_reset()
+        if agent not in self._seat:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        info = self.game.infos(self._rec, details=True)[self._seat[agent]]
+        return dict(info, illegal_move=bool(self.infos.get(agent, {}).get("illegal_move", False)))
 
     # acting -------------------------------------------------------------------
     def step(self, action: int | None) -> None:

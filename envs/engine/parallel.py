@@ -11,7 +11,8 @@ decisions that concern one seat) still sends an action; it is ignored.
 
 ``strict=True`` (``raw_parallel_env()``): an illegal action raises ``IllegalActionError``.
 ``strict=False`` (``parallel_env()``): illegal actions end the game with -1 for every
-offender, 0 for the others, and ``infos[offender]["illegal_move"] = True``.
+offender, 0 for the others, and ``infos[offender]["illegal_move"] = True``. Infos have the AEC env's
+fixed keys, shapes and types (``illegal_move`` among them, False until then); ``details(agent)`` the rest.
 """
 
 import json
@@ -130,6 +131,12 @@ class TabuleiroParallelEnv(ParallelEnv):
         return obs, rewards, terminations, truncations, infos
 
     # views ----------------------------------------------------------------------------------
+    def details(self, agent: str) -> dict[str, Any]:
+        """``agent``'s infos in full (names, nested dicts, lists that grow), as the AEC env's ``details``."""
+        if not self._started:
+            raise OrderError("call reset() before details()")
+        return self.aec.details(agent)
+
     def state(self) -> np.ndarray:
         """Every seat's observation, concatenated (for centralized critics)."""
         return self.aec.state()

@@ -114,11 +114,15 @@ class Horizonte(Game):
     def action_name(self, action: int) -> str:
         return action_name(int(action), self.config.max_prediction)
 
-    def infos(self, rec: np.void) -> list[dict[str, Any]]:
-        """Each seat's finished rounds (prediction, tricks won, pairs, rest, points) and the totals."""
+    def infos(self, rec: np.void, details: bool = False) -> list[dict[str, Any]]:
+        """Each seat's finished rounds (prediction, tricks won, pairs, rest, points) and the totals
+        (seeds/horizonte.md, "Rewards and infos"): per round arrays of fixed length, or with ``details`` a
+        dict per finished round."""
         n = self.num_players
         done_rounds = int(rec["rounds_done"])
         scores = rec["score"][:n].tolist()
+        if not details:
+            return [self._fixed_info(rec, p, done_rounds, scores) for p in range(n)]
         out = []
         for p in range(n):
             rounds = []
@@ -139,6 +143,21 @@ class Horizonte(Game):
                 info["winner"] = scores[p] == min(scores)
             out.append(info)
         return out
+
+    def _fixed_info(self, rec: np.void, p: int, done_rounds: int, scores: list[int]) -> dict[str, Any]:
+        """Seat p's infos: one entry per round of the config (-1 prediction, 0 elsewhere: not played yet)."""
+        rounds = self.config.rounds
+        return {
+            "seat": p,
+            "rounds_played": done_rounds,
+            "round_predictions": rec["hist_prediction"][:rounds, p].astype(np.int64),
+            "round_dragon_tricks": rec["hist_dragon"][:rounds, p].astype(np.int64),
+            "round_dog_tricks": rec["hist_dog"][:rounds, p].astype(np.int64),
+            "round_points": rec["hist_points"][:rounds, p].astype(np.int64),
+            "score": scores[p],
+            "scores": np.asarray(scores, np.int64),
+            "winner": bool(rec["done"]) and scores[p] == min(scores),
+        }
 
     higher_score_wins = False  # penalty points: the lowest total wins
 

@@ -37,8 +37,9 @@ totals and phase; the layout is documented in `seeds/horizonte.md`.
 Rewards: `reward="rank"` (default) gives, at the end, +1 split among the
 players with the lowest total and -1 split among the others (0 for all if all
 tie); `reward="points"` gives minus each round's points at that round's end.
-`infos[agent]["rounds"]` holds each finished round's prediction, Dragon and Dog
-tricks, pairs, rest and points; `infos[agent]["scores"]` the totals.
+`infos[agent]` holds each finished round's prediction, Dragon and Dog tricks and
+points as arrays of fixed length, `["scores"]` the totals; `env.details(agent)["rounds"]`
+a dict per round (pairs and rest too).
 
 Config: `num_players`, `max_prediction`, `rounds`, `neblina`, `reward`,
 `removed` (card names out of the deck; default: none for 5 players, O0 and C25

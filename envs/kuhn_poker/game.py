@@ -117,8 +117,11 @@ class KuhnPoker(Game):
     def move_is_public(self, seat: int, action: int) -> bool:
         return True  # every pass and bet is made in the open; only the cards are hidden
 
-    def infos(self, rec: np.void) -> list[dict[str, Any]]:
-        """Each seat's own card; at the end, the winner, the chips and, after a showdown, both cards."""
+    def infos(self, rec: np.void, details: bool = False) -> list[dict[str, Any]]:
+        """Each seat's own card; at the end, the winner, the chips and, after a showdown, both cards. Card ids
+        (0 J, 1 Q, 2 K) and the same keys at every step; with ``details``, card names and the end's keys then."""
+        if not details:
+            return self._fixed_infos(rec)
         out: list[dict[str, Any]] = [{"seat": p, "card": CARD_NAMES[int(rec["cards"][p])]} for p in range(NUM_PLAYERS)]
         if rec["done"]:
             showdown = not core.folded(rec)
@@ -128,6 +131,23 @@ class KuhnPoker(Game):
                 if showdown:
                     info["cards"] = [CARD_NAMES[int(c)] for c in rec["cards"]]
         return out
+
+    def _fixed_infos(self, rec: np.void) -> list[dict[str, Any]]:
+        """``infos`` of fixed keys: before the end winner -1, chips 0.0, showdown False and cards [-1, -1]."""
+        done = bool(rec["done"])
+        showdown = done and not bool(core.folded(rec))
+        winner = (0 if rec["rewards"][0] > 0 else 1) if done else -1
+        return [
+            {
+                "seat": p,
+                "card": int(rec["cards"][p]),
+                "winner": winner,
+                "chips": float(rec["rewards"][p]) if done else 0.0,
+                "showdown": showdown,
+                "cards": rec["cards"].astype(np.int64) if showdown else np.full(NUM_PLAYERS, -1, np.int64),
+            }
+            for p in range(NUM_PLAYERS)
+        ]
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         """The table as text; ``seat`` sees its own card only until a showdown (None: a spectator sees both)."""

@@ -269,7 +269,7 @@ def test_refill_stops_when_the_deck_runs_out():
 def test_round_ends_with_one_card_left_and_an_empty_deck():
     env = table(seat_to_act=1, available=["crias4", "crias5"], deck=[], river=QUIET_RIVER)
     play(env, "crias4")  # player_1 takes a card; crias5 is left and the deck is empty
-    info = env.infos["player_0"]
+    info = env.details("player_0")
     assert info["round_scores"] == [[0, 4]]
     assert info["round_wins"] == [0, 1]
     s = env.core_state
@@ -281,7 +281,7 @@ def test_round_ends_with_one_card_left_and_an_empty_deck():
 def test_a_tied_round_is_a_win_for_both():
     env = table(available=["crias4", "crias5"], deck=[], river=QUIET_RIVER, capybaras=[[2, "oxes4", 1]])
     play(env, "crias4")
-    assert env.infos["player_0"]["round_wins"] == [1, 1]
+    assert env.details("player_0")["round_wins"] == [1, 1]
     assert not any(env.terminations.values())
 
 
@@ -297,7 +297,7 @@ def test_reaching_two_wins_together_plays_on_until_an_untied_round():
         available=["crias4", "crias5"], deck=[], river=QUIET_RIVER, capybaras=[[2, "oxes4", 1]], round_wins=[1, 1]
     )
     play(env, "crias4")
-    assert env.infos["player_0"]["round_wins"] == [2, 2]
+    assert env.details("player_0")["round_wins"] == [2, 2]
     assert not any(env.terminations.values())
 
 

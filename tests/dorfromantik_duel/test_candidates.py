@@ -66,11 +66,11 @@ def test_each_row_is_what_its_placement_does_when_played(seed):
         assert (np.abs(rows[: legal.size]) <= 1).all()
         if seat == 1:
             assert not rows_of(env, "player_0")[0].any(), "seat 0 has chosen: nothing left to place"
-        before = env.infos[agent]["score"]["total"]
+        before = env.infos[agent]["total"]
         for k in rng.choice(legal.size, size=min(3, legal.size), replace=False):
             twin = env.clone()
             play_turn(twin, seat, int(legal[k]), rng)
-            gained = twin.infos[agent]["score"]["total"] - before
+            gained = twin.infos[agent]["total"] - before
             assert rows[k, CANDIDATE.offset("points")] == pytest.approx(min(gained / 10.0, 1.0), abs=1e-6)
             cell = int(legal[k]) // NUM_ROT
             matches = matching_edges(twin.core_state, seat, cell)

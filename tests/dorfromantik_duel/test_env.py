@@ -123,7 +123,7 @@ def test_second_player_cannot_see_the_first_players_choice():
             assert env.agent_selection == "player_1"
             obs = env.observe("player_1")
             env.render_seat = 1
-            views.append((obs["observation"], obs["action_mask"], env.render(), env.infos["player_1"]))
+            views.append((obs["observation"], obs["action_mask"], env.render(), env.details("player_1")))
         (o1, m1, t1, i1), (o2, m2, t2, i2) = views
         np.testing.assert_array_equal(o1, o2)
         np.testing.assert_array_equal(m1, m2)
@@ -155,7 +155,7 @@ def test_parallel_turn_places_both_tiles_at_once():
     while env.agents:
         acts = {a: common.random_legal(obs[a]["action_mask"], rng) for a in env.agents}
         obs, rewards, terms, truncs, infos = env.step(acts)
-    total = infos["player_0"]["score"]["total"], infos["player_1"]["score"]["total"]
+    total = infos["player_0"]["total"], infos["player_1"]["total"]
     expect = (0.0, 0.0) if total[0] == total[1] else ((1.0, -1.0) if total[0] > total[1] else (-1.0, 1.0))
     assert (rewards["player_0"], rewards["player_1"]) == expect
     with pytest.raises(Exception, match="game is over"):
@@ -176,7 +176,7 @@ def test_parallel_illegal_actions():
     safe.reset(seed=2)
     _, rewards, terms, _, infos = safe.step({"player_0": good, "player_1": bad})
     assert rewards == {"player_0": 0.0, "player_1": -1.0} and all(terms.values()) and safe.agents == []
-    assert infos["player_1"]["illegal_move"] is True and "illegal_move" not in infos["player_0"]
+    assert infos["player_1"]["illegal_move"] is True and infos["player_0"]["illegal_move"] is False
     safe.reset(seed=2)
     _, rewards, _, _, _ = safe.step({"player_0": bad, "player_1": bad})
     assert rewards == {"player_0": -1.0, "player_1": -1.0}

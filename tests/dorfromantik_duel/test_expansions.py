@@ -34,15 +34,15 @@ def legal(env, agent=None):
 
 
 def modules(env, p):
-    return env.infos[f"player_{p}"]["modules"]
+    return env.details(f"player_{p}")["modules"]
 
 
 def pad(env, p):
-    return env.infos[f"player_{p}"]["score"]
+    return env.details(f"player_{p}")["score"]
 
 
 def phase(env):
-    return env.infos["player_0"].get("phase")
+    return env.details("player_0").get("phase")
 
 
 # -- Module 1: task cards --------------------------------------------------------------------

@@ -196,7 +196,7 @@ def module_2_at_a_choice():
     env.reset(seed=0, options={"scenario": scenario})
     for _ in range(2):
         env.step(env.action_from_name("place q=1 r=-1 rot=0"))
-    assert env.infos["player_0"]["phase"] == "point of interest"
+    assert env.details("player_0")["phase"] == "point of interest"
     return env
 
 

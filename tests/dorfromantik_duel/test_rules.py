@@ -44,7 +44,7 @@ def marker(env, p, q, r):
 
 
 def pad(env, p):
-    return env.infos[f"player_{p}"]["score"]
+    return env.details(f"player_{p}")["score"]
 
 
 # -- setup -------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ def test_first_three_turns_reveal_task_tiles_with_a_marker_of_their_type():
         for turn in range(3):
             s = env.core_state
             assert TILE_TASK[s.tile] >= 0 and s.mk_type == TILE_TASK[s.tile]
-            info = env.infos["player_0"]
+            info = env.details("player_0")
             assert info["marker"]["type"] == TASK_TYPES[int(s.mk_type)]
             assert info["marker"]["value"] == s.mk_value and s.mk_value in ((6,) if s.mk_type == 6 else (3, 4, 5, 6))
             for _ in range(2):
@@ -193,7 +193,7 @@ def test_task_tile_may_not_close_a_village_territory_below_its_marker():
     """The manual's example: the village-5 task tile (T08 MMVMMV) would close the territory at 4
     in one orientation; turned once clockwise it is legal, and one more village tile completes 5."""
     env = table(VILLAGE_THREE, tasks=["T08"], markers={"village": [5]}, landscape=["L41"])
-    assert env.infos["player_0"]["marker"] == {"type": "village", "value": 5}
+    assert env.details("player_0")["marker"] == {"type": "village", "value": 5}
     assert rotations_at(env, 0, 0) == [0, 2]  # rot 1 would close it at 4 (T08 repeats every 3 turns)
     with pytest.raises(IllegalActionError):
         env.step(env.action_from_name("place q=0 r=0 rot=1"))
@@ -255,7 +255,7 @@ def test_stream_of_four_completes_five_while_the_new_six_stays_open():
     a 6 marker extends it to 5: the 5 scores, the 6 needs one more stream tile."""
     board = [["L01", 0, 0, 1], ["L02", 1, 0, 1], ["T17", 2, 0, 2, 5], ["L20", 3, 0, 1]]
     env = table(board, tasks=["T18"], markers={"stream": [6]}, landscape=["L14"])
-    assert env.infos["player_0"]["marker"] == {"type": "stream", "value": 6}
+    assert env.details("player_0")["marker"] == {"type": "stream", "value": 6}
     assert marker(env, 0, 2, 0) == ("open", 5)
     place(env, "place q=4 r=0 rot=1")
     assert marker(env, 0, 2, 0) == ("completed", 5)

@@ -113,7 +113,7 @@ def test_infos_report_every_finished_round():
     env = env_fn(4, reward="points")()
     trace = common.play_random(env, seed=3)
     assert len(trace["actions"]) > 0
-    info = env.game.infos(env.core_state)
+    info = env.game.infos(env.core_state, details=True)
     for p in range(4):
         rounds = info[p]["rounds"]
         assert len(rounds) == 3

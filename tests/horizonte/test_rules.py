@@ -288,7 +288,7 @@ def test_round_ends_right_after_a_resolution_leaving_one_card_each():
     s = env.core_state
     assert s.rounds_done == 1 and s.phase == PHASE_PREDICT  # round 2 is dealt: the last cards were never played
     assert s.hand_count[:4].tolist() == [12] * 4
-    info = env.infos["player_1"]["rounds"][0]
+    info = env.details("player_1")["rounds"][0]
     assert info == {"prediction": 1, "dragon_tricks": 1, "dog_tricks": 0, "pairs": 0, "rest": 1, "points": 0}
 
 
@@ -330,7 +330,7 @@ def test_scoring_example_1_played_out(reward):
     assert (env.core_state.dragon, env.core_state.dog) == (0, 0)  # merged next
     assert tricks_won(env) == ([2, 0, 0, 0], [1, 0, 0, 0])
     plays(env, (0, "C13"), (1, "O4"), (2, "O1"), (3, "O5"))
-    rounds = [env.infos[f"player_{p}"]["rounds"][0] for p in range(4)]
+    rounds = [env.details(f"player_{p}")["rounds"][0] for p in range(4)]
     assert [(r["dragon_tricks"], r["dog_tricks"]) for r in rounds] == [(4, 1), (0, 0), (0, 1), (0, 0)]
     assert [r["points"] for r in rounds] == [1, 0, 0, 0]
     assert env.core_state.score[:4].tolist() == [1, 0, 0, 0]
@@ -347,7 +347,7 @@ def test_scoring_example_2_played_out(neblina, points):
     env = table(hands=EXAMPLE_2_HANDS, dragon=0, dog=0, predictions=[2, 1, 0, 1], config={"neblina": neblina})
     plays(env, (0, "O3"), (1, "D5"), (2, "M7"), (3, "D4"))
     plays(env, (0, "O6"), (1, "C20"), (2, "M8"), (3, "D2"))
-    info = env.infos["player_0"]["rounds"][0]
+    info = env.details("player_0")["rounds"][0]
     assert info == {"prediction": 2, "dragon_tricks": 2, "dog_tricks": 2, "pairs": 2, "rest": 0, "points": points}
 
 

@@ -160,12 +160,12 @@ def test_render_hides_the_other_card_until_a_showdown():
     assert "player_0 ?" in env.render() and "you J" in env.render()
     play(env, "bet", "pass")  # a fold: nobody shows
     assert "player_0 ?" in env.render() and "you fold" in env.render()
-    assert "cards" not in env.infos["player_1"]
+    assert "cards" not in env.details("player_1")
     env = table(["K", "J"], render_mode="ansi")
     env.render_seat = 1
     play(env, "bet", "bet")
     assert "player_0 K" in env.render() and "player_0 wins 2" in env.render()
-    assert env.infos["player_1"]["cards"] == ["K", "J"]
+    assert env.details("player_1")["cards"] == ["K", "J"]
 
 
 # -- random play -----------------------------------------------------------------------------------
