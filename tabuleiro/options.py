@@ -81,6 +81,8 @@ def key_value(text: str) -> tuple[str, Any]:
         return key, json.loads(value)
     except json.JSONDecodeError:
         return key, value
+    except RecursionError:
+        raise ValueError(f"{key}: the value nests too deeply to be a setting") from None
 
 
 def key_values(pairs: list[tuple[str, Any]] | None, option: str) -> dict[str, Any]:

@@ -189,6 +189,9 @@ class TabuleiroParallelEnv(ParallelEnv):
         if not isinstance(agents, list) or not set(agents) <= set(self.possible_agents):
             raise ValueError("parallel-env header names unknown agents")
         self.aec.deserialize(bytes(data[start + n :]))
+        live = self._live()
+        if agents not in (live, []):  # the live agents follow from the record; [] after an illegal move
+            raise ValueError(f"parallel-env header lists agents {agents}, the state's live agents are {live}")
         self.agents = list(agents)
         self._started = True
 

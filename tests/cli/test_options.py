@@ -62,6 +62,8 @@ ROOT = Path(__file__).resolve().parents[2]
         (["demo", "--games", "0"], "argument --games"),
         (["demo", "--arena-games", "-1"], "argument --arena-games"),
         (["demo", "--seed", "99999999999"], "argument --seed"),
+        (["train", "capivari", "--set", "lr=" + "[" * 20000 + "]" * 20000], "nests too deeply"),
+        (["arena", "capivari", "--config", "max_rounds=" + "[" * 20000], "nests too deeply"),
     ],
 )
 def test_bad_values_are_refused_naming_the_option(argv, message, capsys):

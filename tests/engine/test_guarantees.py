@@ -236,3 +236,22 @@ def test_a_clone_is_independent_and_samples_from_its_own_spaces():
     before = env.serialize()
     twin.step(int(np.flatnonzero(twin.observe(agent)["action_mask"])[0]))
     assert env.serialize() == before and twin.serialize() != before
+
+
+def test_a_parallel_env_header_must_name_the_live_agents():
+    """The parallel env's agents follow from the record: a forged list (one seat, a seat twice) is refused."""
+    import envs
+
+    env = envs.game_module("dorfromantik_duel").parallel_env(board_radius=9)
+    obs, _ = env.reset(seed=4)
+    env.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents})
+    data = env.serialize()
+    magic = data[: data.index(b"{")]
+    size = int.from_bytes(magic[-4:], "little")
+    rest = data[len(magic) + size :]
+    for forged in (["player_0"], ["player_1"], ["player_0", "player_0"]):
+        head = json.dumps({"agents": forged}).encode()
+        with pytest.raises(ValueError, match="live agents"):
+            env.deserialize(magic[:-4] + len(head).to_bytes(4, "little") + head + rest)
+    env.deserialize(data)  # the real one still restores
+    assert env.agents == ["player_0", "player_1"]
