@@ -42,6 +42,7 @@ from numba import njit
 
 import envs
 from envs.engine.candidate_actions import CandidateActions
+from envs.engine.config import config_json
 from envs.files import write_atomic
 
 FORMAT = "tabuleiro-policy"
@@ -376,9 +377,7 @@ def _pieces(value: Any, source: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 def game_config_of(game: Any) -> dict[str, Any]:
     """Every field of an engine ``Game``'s config, as JSON values (tuples as lists)."""
-    return json.loads(
-        json.dumps({f: getattr(game.config, f) for f in game.config.__dataclass_fields__}, sort_keys=True)
-    )
+    return config_json(game.config)
 
 
 def observation_of(game: Any) -> dict[str, Any]:

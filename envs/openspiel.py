@@ -90,7 +90,7 @@ from envs.engine.checks import is_int
 from envs.engine.entry import make_game
 from envs.engine.game import Game
 from envs.engine.spec import GameSpec
-from envs.engine.templates import kernels_of
+from envs.engine.templates import byte_kernels_of
 
 PREFIX = "tabuleiro_"  # OpenSpiel name: PREFIX + the game's short name
 SEED = "seed"  # the game parameter that seeds sampled-chance games
@@ -381,9 +381,8 @@ class TabuleiroGame(pyspiel.Game):
 
 def _byte_step(game: Game) -> Callable | None:
     """The game's ``buf_step`` kernel (a state seen as bytes: numba dispatches that faster than a record), if any."""
-    if game.state_dtype is None or game.state_dtype != game.new_state().dtype:
-        return None
-    return kernels_of(game).buf_step
+    k = byte_kernels_of(game)
+    return None if k is None else k.buf_step
 
 
 def _restore_game(text: str, dealt: int) -> TabuleiroGame:

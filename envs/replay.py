@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import envs
+from envs.engine.config import config_json
 from envs.files import write_atomic
 
 FORMAT = "tabuleiro-replay/1"
@@ -82,7 +83,7 @@ def record(game: Any, result: Any, agents: list[str]) -> Replay:
         raise ValueError("the game was played without record_actions=True: no actions to save")
     return Replay(
         game=game.name,
-        config=json.loads(json.dumps(dataclasses.asdict(game.config))),
+        config=config_json(game.config),
         seed=int(result.seed),
         actions=[game.action_name(int(a)) for a in result.actions],
         agents=[str(a) for a in agents],

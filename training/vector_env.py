@@ -74,8 +74,7 @@ from envs.batch import BatchEnv
 from envs.engine.aec import IllegalActionError
 from envs.engine.candidate_actions import candidate_actions_of
 from envs.engine.checks import checked_seed
-from envs.engine.contract import template_bindings
-from envs.engine.templates import instantiate, kernels_of, tag_of
+from envs.engine.templates import compiled_for
 from training import opponent_loop
 from training.opponent_loop import HEURISTIC_SLOT, OUTSIDE_SLOT, RANDOM_SLOT
 from training.shaping import Shaper
@@ -133,10 +132,7 @@ def opponent_weights(opponents: str | dict[str, float]) -> dict[str, float]:
 
 def opponent_kernel(game_cls: type) -> Any:
     """``training.opponent_loop`` compiled for a game class (its rules, random picks and heuristic)."""
-    batch = kernels_of(game_cls)
-    bindings = dict(template_bindings(game_cls), pick_random_action=batch.pick_random_action)
-    bindings["heuristic_action"] = batch.heuristic_action
-    return instantiate(opponent_loop, bindings, tag_of(game_cls))
+    return compiled_for(opponent_loop, game_cls)
 
 
 class GameVectorEnv(VectorEnv):

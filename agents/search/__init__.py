@@ -8,8 +8,7 @@ from types import ModuleType
 
 import envs
 from agents.search import ismcts_loop
-from envs.engine.contract import template_bindings
-from envs.engine.templates import instantiate, kernels_of, tag_of
+from envs.engine.templates import compiled_for
 
 
 def search_kernel(game: str) -> ModuleType:
@@ -17,8 +16,4 @@ def search_kernel(game: str) -> ModuleType:
     spec = envs.spec(game)
     if spec.search is None:
         raise ValueError(f"{spec.name} has no IS-MCTS search")
-    cls = spec.game
-    batch = kernels_of(cls)
-    bindings = dict(template_bindings(cls), random_playout=batch.random_playout)
-    bindings["pick_random_action"] = batch.pick_random_action
-    return instantiate(ismcts_loop, bindings, tag_of(cls))
+    return compiled_for(ismcts_loop, spec.game)

@@ -32,8 +32,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from envs.engine.checks import checked_seat, is_int, seed_to_uint64
+from envs.engine.config import config_json
 from envs.engine.game import MAX_REWARD, Game
-from envs.engine.templates import kernels_of
+from envs.engine.templates import byte_kernels_of
 
 _MAGIC = b"TABU2\n"
 _OLD_MAGICS = (b"TABU1\n",)
@@ -392,7 +393,7 @@ class TabuleiroAECEnv(AECEnv):
                 f"state is from rules version {header.get('rules_version')!r}; "
                 f"this build of {self.game.name} implements {self.game.rules_version!r}"
             )
-        if header.get("config") != json.loads(json.dumps(dataclasses.asdict(self.game.config))):
+        if header.get("config") != config_json(self.game.config):
             raise ValueError(f"state has config {header.get('config')}, this env has {self.game.config}")
         states = self.game.new_state()
         if header.get("dtype") != _dtype_digest(states.dtype) or len(raw) != states.nbytes:
@@ -425,10 +426,8 @@ class TabuleiroAECEnv(AECEnv):
 
 def _byte_functions(game: Game) -> tuple[Any, Any]:
     """The game's ``buf_step``/``buf_observe`` kernels when its record has the ``state_dtype`` layout, else Nones."""
-    if game.state_dtype is None or game.state_dtype != game.new_state().dtype:
-        return None, None
-    k = kernels_of(game)
-    return k.buf_step, k.buf_observe
+    k = byte_kernels_of(game)
+    return (None, None) if k is None else (k.buf_step, k.buf_observe)
 
 
 def _checksum(header: dict, raw: bytes) -> str:

@@ -7,6 +7,7 @@ ValueError that names the key and what is allowed: never a numba crash later.
 """
 
 import dataclasses
+import json
 from typing import Any, TypeVar
 
 import numpy as np
@@ -91,3 +92,8 @@ def describe_config(cls: type) -> list[tuple[str, Any, str]]:
         doc = f.metadata.get("doc", "")
         rows.append((f.name, f.default, f"{allowed} {doc}".strip()))
     return rows
+
+
+def config_json(cfg: Any) -> dict[str, Any]:
+    """A config's fields as JSON values (tuples as lists): what files store and compare it as."""
+    return json.loads(json.dumps(dataclasses.asdict(cfg)))

@@ -239,8 +239,13 @@ def _rebuild_game(cls: type, values: Any, name: str | None = None) -> "Game":
     if not (isinstance(cls, type) and issubclass(cls, Game)) or not isinstance(values, dict):
         raise ValueError("not a pickled tabuleiro game")
     if name is not None:
-        bound = cls.__dict__.get("_registered_name")
-        if bound not in (None, name) or not isinstance(name, str):
-            raise ValueError(f"a pickled {cls.__qualname__} named {name!r}, registered here as {bound!r}")
-        cls._registered_name = name
+        bind_name(cls, name)
     return cls(build_config(cls.config_cls, values))
+
+
+def bind_name(cls: type, name: str) -> None:
+    """Give Game class ``cls`` its registered name; ValueError if it already has another (one class, one name)."""
+    bound = cls.__dict__.get("_registered_name")
+    if not isinstance(name, str) or bound not in (None, name):
+        raise ValueError(f"{cls.__qualname__} is registered as {bound!r} already, not {name!r}")
+    cls._registered_name = name

@@ -9,6 +9,7 @@ shaping potentials) is a view of the specs. A spec is checked when it is made, i
 skipped feature.
 """
 
+import copy
 import dataclasses
 import re
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from envs.engine.contract import ContractError, SearchHooks, check_game
-from envs.engine.game import Game
+from envs.engine.game import Game, bind_name
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*_v\d+$")
 
@@ -71,12 +72,16 @@ class GameSpec:
             bad("targets['learning'] must be {'players': k, 'vs': {opponent: win rate}}")
 
     def registered(self, name: str) -> "GameSpec":
-        """This spec under its registered name, which its Game class takes too (once: one class, one name)."""
-        spec = dataclasses.replace(self, name=name)
-        bound = self.game.__dict__.get("_registered_name")
-        if bound not in (None, name):
-            raise ContractError(f"{self.game.__qualname__} is registered as {bound!r} already, not {name!r}")
-        self.game._registered_name = name
+        """This spec under its registered name, which its Game class takes too (once: one class, one name).
+        The rest was checked when the spec was made: only the name is new."""
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise ContractError(f"GameSpec of {self.game.__module__!r}: name must look like 'mygame_v0', got {name!r}")
+        try:
+            bind_name(self.game, name)
+        except ValueError as exc:
+            raise ContractError(str(exc)) from None
+        spec = copy.copy(self)
+        object.__setattr__(spec, "name", name)
         return spec
 
     @property

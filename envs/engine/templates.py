@@ -105,3 +105,24 @@ def kernels_of(game: Any) -> ModuleType:
     """The batch and rollout kernels (``envs.engine.batch_kernels``) compiled for a game (instance or class)."""
     cls = game if isinstance(game, type) else type(game)
     return instantiate(batch_kernels, template_bindings(cls), tag_of(cls))
+
+
+def byte_kernels_of(game: Any) -> ModuleType | None:
+    """The kernels whose ``buf_*`` functions read this game's record as bytes: only for a record of the game's
+    ``state_dtype`` layout (None otherwise, e.g. a Duel board of another radius)."""
+    if game.state_dtype is None or game.state_dtype != game.new_state().dtype:
+        return None
+    return kernels_of(game)
+
+
+def compiled_for(template: ModuleType, cls: type) -> ModuleType:
+    """A template that builds on the batch kernels (search, the vector env's opponents) compiled for a game class:
+    its pieces, plus the batch kernels' random pick, random playout and heuristic move."""
+    batch = kernels_of(cls)
+    bindings = dict(
+        template_bindings(cls),
+        pick_random_action=batch.pick_random_action,
+        random_playout=batch.random_playout,
+        heuristic_action=batch.heuristic_action,
+    )
+    return instantiate(template, bindings, tag_of(cls))

@@ -11,12 +11,14 @@ import pytest
 import envs
 from agents.search import ismcts_loop
 from envs.engine import batch_kernels
+from envs.engine.contract import template_bindings
 from envs.engine.record import header_fields
 from envs.engine.templates import binding_digest, instantiate, kernels_of, tag_of
 from envs.kuhn_poker.game import KuhnPoker
 from training import opponent_loop
 
 ROOT = Path(__file__).resolve().parents[2]
+KUHN_BINDINGS = template_bindings(KuhnPoker)  # the batch template's stand-ins bound to Kuhn poker's pieces
 PACKAGES = ("envs", "agents", "training", "benchmarks", "tabuleiro")
 TEMPLATES = (batch_kernels, ismcts_loop, opponent_loop)
 # keys of plain dicts that a game's record also has as fields
@@ -77,10 +79,7 @@ def test_a_failure_inside_a_template_points_at_its_file_and_line() -> None:
     def failing_step(s: object, action: int) -> int:
         raise ZeroDivisionError("a rule went wrong")
 
-    bindings = {"step": failing_step, "legal_into": KuhnPoker.legal_into_fn, "reset": KuhnPoker.reset_fn,
-                "observe": KuhnPoker.observe_fn, "observe_into": KuhnPoker.observe_into_fn,
-                "determinize": KuhnPoker.determinize_fn, "NUM_ACTIONS": KuhnPoker.max_actions}  # fmt: skip
-    k = instantiate(batch_kernels, bindings, "traceback_test")
+    k = instantiate(batch_kernels, dict(KUHN_BINDINGS, step=failing_step), "traceback_test")
     state = KuhnPoker(KuhnPoker.config_cls()).new_state()
     KuhnPoker.reset_fn(state[0], np.uint64(1))
     with pytest.raises(ZeroDivisionError) as caught:
@@ -95,9 +94,7 @@ def test_a_failure_inside_a_template_points_at_its_file_and_line() -> None:
 
 def test_other_bindings_get_other_compiled_names() -> None:
     """A game.py that binds another function must not load machine code compiled for the old one."""
-    base = {"step": KuhnPoker.step_fn, "legal_into": KuhnPoker.legal_into_fn, "reset": KuhnPoker.reset_fn,
-            "observe": KuhnPoker.observe_fn, "observe_into": KuhnPoker.observe_into_fn,
-            "determinize": KuhnPoker.determinize_fn, "NUM_ACTIONS": KuhnPoker.max_actions}  # fmt: skip
+    base = KUHN_BINDINGS
     other = dict(base, legal_into=KuhnPoker.pick_random_action_fn)
     assert binding_digest(base) == binding_digest(dict(base))
     assert binding_digest(base) != binding_digest(other)
