@@ -13,7 +13,7 @@ from tabuleiro.options import Terminated, sigterm_as_interrupt
 COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("tabuleiro.commands.games", "list the games, their players, actions and config knobs"),
     "demo": ("tabuleiro.commands.demo", "the main job: seeded random-vs-random games, a result table, steps/s"),
-    "bench": ("tabuleiro.commands.bench", "throughput of every game beside OpenSpiel and PettingZoo, in one run"),
+    "bench": ("tabuleiro.commands.bench", "throughput of every game beside OpenSpiel, PettingZoo and Pgx, in one run"),
     "train": (
         "tabuleiro.commands.train",
         "self-play PPO with Ray RLlib (this machine or a cluster), then an evaluation",

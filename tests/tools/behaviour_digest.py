@@ -16,6 +16,8 @@ import sys
 
 import numpy as np
 
+from envs.files import write_atomic
+
 FAMILIES = {
     "capivari": ("capivari_v0", {}),
     "capivari-long": ("capivari_v0", {"max_rounds": 64, "wins_needed": 5}),
@@ -116,8 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         result[f"{family} ismcts"] = agent_games(game, config, ["ismcts:iterations=60", "heuristic"], 2)
         result[f"{family} kernels"] = kernel_games(game, config)
         print(family, "done", file=sys.stderr, flush=True)
-    with open(args.out, "w") as f:
-        json.dump(result, f, indent=0)
+    write_atomic(args.out, json.dumps(result, indent=0))
     return 0
 
 
