@@ -7,6 +7,7 @@ depends only on (seed, g): results are the same for the same seed whatever the n
 workers (time-budgeted agents aside: how far they search depends on the machine).
 """
 
+import contextlib
 import ctypes
 import itertools
 import json
@@ -15,6 +16,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -174,11 +176,18 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _exit_between_bytecodes(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _worker_start() -> None:
     """In each worker process: Ctrl-C (sent to the whole terminal group) is the parent's to handle (it
-    terminates the workers; no traceback from each of them), and on Linux the worker dies with its parent
-    even if the parent is killed outright."""
+    terminates the workers; no traceback from each of them); SIGTERM (the parent's, or one sent to the whole
+    group) exits through Python, so a queue lock the worker holds while sending a result is released (a worker
+    dying with it held hangs the parent's ``terminate``); and on Linux the worker dies with its parent even if
+    the parent is killed outright."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_between_bytecodes)
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -358,9 +367,10 @@ def run_arena(
 
     def take(r: dict[str, Any]) -> None:
         text = r.pop("replay", None)
-        if replays and text is not None:
-            write_atomic(os.path.join(replays, f"game_{r['index']:05d}.json"), text)
-        records.append(r)
+        with _interrupts_held():  # a game's replay and its record together: never a replay of an unreported game
+            if replays and text is not None:
+                write_atomic(os.path.join(replays, f"game_{r['index']:05d}.json"), text)
+            records.append(r)
         bar.update()
 
     try:
@@ -388,6 +398,24 @@ def run_arena(
         stream.close()
         bar.close()
     return _report(game, config, names, specs, records, games, seed, workers, ray_address, start)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C or SIGTERM arriving inside the block is delivered again when it ends, to the handler it would have
+    met (in the main thread only: Python runs signal handlers there)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        if held:
+            signal.raise_signal(held[0])  # now met by the handler it would have met (or the default action)
 
 
 def _writable_folder(path: str, name: str) -> str:

@@ -4,6 +4,8 @@ from typing import Any
 
 import numpy as np
 
+from envs.files import save_figure
+
 
 def plot_report(report: dict[str, Any], path: str) -> None:
     """Write a PNG with two panels: win rate per agent (Wilson 95% CI) and who finishes ahead of whom."""
@@ -38,5 +40,5 @@ def plot_report(report: dict[str, Any], path: str) -> None:
     fig.colorbar(im, ax=right, fraction=0.046)
     fig.suptitle(f"{report['game']}: {report['games']} games, seed {report['seed']}", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)  # whole or not at all
     plt.close(fig)

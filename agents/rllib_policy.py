@@ -4,11 +4,17 @@
 training checkpoint (``tabuleiro train`` writes them under ``OUT/checkpoint``) or one RLModule's folder.
 A module trained in the candidate action space (``model_config["candidate_actions"]``: its action k is the
 k-th legal placement, ``envs.engine.candidate_actions``) is handed that space's mask and its choice mapped
-back to the game's action.
+back to the game's action. A checkpoint is pickles (code): its files are checked against the manifest
+`tabuleiro train` wrote (``agents.manifest``) before any is unpickled, and one without it is loaded only
+when trusted (``trust=true``).
 """
 
+import contextlib
 import json
 import os
+import pickle
+import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +22,7 @@ import numpy as np
 import torch
 
 import envs
+from agents.manifest import MANIFEST, CheckpointError, verify_checkpoint
 from envs.engine.candidate_actions import CandidateActions
 
 # where an Algorithm checkpoint keeps the trained module (RLlib's checkpoint layout, new API stack)
@@ -121,11 +128,33 @@ def module_path(path: str | os.PathLike, module_id: str = MAIN_MODULE) -> Path:
     raise ValueError(f"no RLModule {module_id!r} found in {str(p)!r} (looked for {[str(c) for c in candidates]})")
 
 
-def load_module(path: str | os.PathLike, module_id: str = MAIN_MODULE) -> Any:
-    """The trained RLModule from a checkpoint, on CPU, without starting Ray."""
+@contextlib.contextmanager
+def unreadable_checkpoint(path: str | os.PathLike) -> Iterator[None]:
+    """Turn a file of a checkpoint that does not unpickle (cut short, garbled: possible only in a trusted one, since
+    the manifest catches both) into a ``CheckpointError`` naming the checkpoint, not a traceback."""
+    try:
+        yield
+    except (pickle.UnpicklingError, EOFError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} cannot be read ({type(exc).__name__}: {exc}): a file is cut short or damaged"
+        ) from None
+
+
+def load_module(
+    path: str | os.PathLike, module_id: str = MAIN_MODULE, trust: bool = False, trust_option: str = "trust=true"
+) -> Any:
+    """The trained RLModule from a checkpoint, on CPU, without starting Ray. The checkpoint's files are checked
+    against its manifest first; one without a manifest is loaded only if ``trust`` (``CheckpointError`` naming
+    ``trust_option`` if not)."""
     from ray.rllib.core.rl_module.rl_module import RLModule  # optional heavy: ray, only to load a checkpoint
 
-    module = RLModule.from_checkpoint(str(module_path(path, module_id).resolve()))
+    p = Path(path).expanduser()
+    run_checkpoint = p / "checkpoint"  # a run folder stands for its checkpoint
+    checked = run_checkpoint if run_checkpoint.is_dir() and not (p / MANIFEST).is_file() else p
+    verify_checkpoint(checked, trust, trust_option)  # before anything in it is unpickled (a module: its checkpoint)
+    folder = module_path(p, module_id)
+    with unreadable_checkpoint(path):
+        module = RLModule.from_checkpoint(str(folder.resolve()))
     module.eval()
     return module
 
@@ -146,7 +175,13 @@ def trained_game(path: str | os.PathLike) -> dict[str, Any] | None:
     for p in (Path(path), Path(path).parent):
         info = p / TRAIN_INFO
         if info.is_file():
-            return json.loads(info.read_text())
+            try:
+                found = json.loads(info.read_text())
+            except (ValueError, RecursionError) as exc:
+                raise CheckpointError(f"{str(info)!r} is not valid JSON ({type(exc).__name__})") from None
+            if not isinstance(found, dict) or not isinstance(found.get("game"), str):
+                raise CheckpointError(f"{str(info)!r} does not name the game the checkpoint was trained on")
+            return found
     return None
 
 
@@ -156,9 +191,10 @@ def load_agent(path: str | os.PathLike, game: str, **options: Any) -> RLlibAgent
     Options (Python values or the registry's strings): ``explore`` (sample instead of argmax;
     ``deterministic`` is its opposite), ``seed``, ``module_id`` (default ``main``), ``name``,
     ``torch_threads`` (default 1: one observation at a time is fastest on one thread, and torch's
-    default of one thread per core is far slower on a busy machine; this sets it process-wide).
+    default of one thread per core is far slower on a busy machine; this sets it process-wide),
+    ``trust`` (load a checkpoint that has no manifest to check it against: it is code, trust its source).
     """
-    known = {"explore", "deterministic", "seed", "module_id", "name", "torch_threads"}
+    known = {"explore", "deterministic", "seed", "module_id", "name", "torch_threads", "trust"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(f"unknown rllib option(s) {unknown}; known: {sorted(known)}")
@@ -170,7 +206,8 @@ def load_agent(path: str | os.PathLike, game: str, **options: Any) -> RLlibAgent
         explore = not _flag(options["deterministic"], "deterministic")
     seed = int(options["seed"]) if options.get("seed") is not None else None
     torch.set_num_threads(max(1, int(options.get("torch_threads", 1))))
-    module = load_module(path, str(options.get("module_id", MAIN_MODULE)))
+    trust = _flag(options["trust"], "trust") if "trust" in options else False
+    module = load_module(path, str(options.get("module_id", MAIN_MODULE)), trust=trust)
     name = str(options.get("name") or f"rllib:{Path(path).name}")
     trained_config = info.get("game_config") if info is not None else None
     return RLlibAgent(module, name=name, explore=explore, seed=seed, trained_config=trained_config)

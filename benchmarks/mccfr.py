@@ -12,11 +12,15 @@ docs/openspiel.md). NashConv is measured at ``--points`` iteration counts spaced
 
 import argparse
 import json
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from envs.files import save_figure, write_atomic
 
 SMALL_DECK = ("O3", "O8", "D2", "D7", "M5", "C14")  # two stars (O3, D7), a Cloud, low and high cards
 MAX_ITERATIONS = 1_000_000
@@ -98,7 +102,7 @@ def plot(rows: list[dict], path: str, title: str) -> None:
     ax.set_title(title, fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)  # whole or not at all
     plt.close(fig)
 
 
@@ -118,20 +122,22 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--points must be in 2..50")
     if not 0 <= args.seed < 2**32:
         ap.error("--seed must be in 0..2**32-1")
-    for path in (args.png, args.json, args.policy):
-        if path:
-            open(path, "a").close()  # fail now, not after the run
+    for path in (args.png, args.json, args.policy):  # fail now, not after the run (and leave no empty file)
+        if path and (Path(path).is_dir() or not os.access(Path(path).resolve().parent, os.W_OK)):
+            ap.error(f"cannot write {path!r}")
     rows, solver = run(args.iterations, args.points, args.seed, args.max_prediction)
     config = {k: v for k, v in small_config(args.max_prediction).items() if k != "removed"}
     title = f"OpenSpiel external-sampling MCCFR on tabuleiro_horizonte\n3 players, 1 round, deck {' '.join(SMALL_DECK)}"
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"config": config, "deck": SMALL_DECK, "seed": args.seed, "rows": rows}, f, indent=1)
+        write_atomic(
+            args.json, json.dumps({"config": config, "deck": SMALL_DECK, "seed": args.seed, "rows": rows}, indent=1)
+        )
     if args.png:
         plot(rows, args.png, title)
     if args.policy:
-        with open(args.policy, "w") as f:
-            json.dump({"config": config, "deck": SMALL_DECK, "policy": policy_table(solver)}, f, indent=0)
+        write_atomic(
+            args.policy, json.dumps({"config": config, "deck": SMALL_DECK, "policy": policy_table(solver)}, indent=0)
+        )
     return 0
 
 

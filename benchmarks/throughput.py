@@ -36,6 +36,7 @@ import envs
 from agents.ismcts import iterations_per_second
 from benchmarks.pgx_peer import PEER_PGX, pgx_available, pgx_runner
 from envs.batch import BatchEnv
+from envs.files import save_figure
 
 PEER_SPIEL = ("oh_hell", "hearts", "hex")
 PEER_PETTINGZOO = ("connect_four_v3", "tictactoe_v3")
@@ -466,5 +467,5 @@ def plot(results: dict, path: str) -> None:
     ax2.set_title("scaling of the compiled random rollout")
     ax2.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)  # whole or not at all
     plt.close(fig)

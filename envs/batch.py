@@ -17,9 +17,27 @@ import envs
 from envs.engine.aec import IllegalActionError
 from envs.engine.checks import checked_seed, is_int
 from envs.engine.game import Game
+from envs.engine.memory import batch_bytes, check_fits
 from envs.engine.templates import kernels_of
 
-MAX_ENVS = 1 << 24  # games in one batch; far beyond memory for most games, keeps sizes sane
+MAX_ENVS = 1 << 24  # games in one batch; the memory bound (check_memory) is usually far lower
+STEPS_PER_CALL = 1 << 20  # game steps in one compiled call of random_steps: a Ctrl-C waits for one call at most
+
+
+def check_memory(
+    game: str | Game, num_envs: Any, what: str, states: int = 0, observations: int = 0, masks: int = 0, **config: Any
+) -> None:
+    """ValueError before anything is allocated if ``num_envs`` games of a ``BatchEnv`` (plus ``states`` records,
+    ``observations`` and ``masks`` more per game, for a wrapper's own buffers) would exceed the share of memory
+    ``envs.engine.memory`` allows. Sizes that are not valid counts are left to the constructor's checks."""
+    if not is_int(num_envs) or not 1 <= num_envs <= MAX_ENVS:
+        return
+    if isinstance(game, str):
+        game = envs.make(game, **config).game
+    template = game.new_state()
+    per_game = batch_bytes(template.dtype.itemsize, game.obs_size, game.num_actions, template["rewards"].shape[-1])
+    per_game += states * template.dtype.itemsize + observations * 4 * game.obs_size + masks * game.num_actions
+    check_fits(int(num_envs) * per_game, what)
 
 
 class BatchEnv:
@@ -41,6 +59,7 @@ class BatchEnv:
         if not is_int(num_envs) or not 1 <= num_envs <= MAX_ENVS:
             raise ValueError(f"num_envs must be an int in [1, {MAX_ENVS}], got {num_envs!r}")
         num_envs = int(num_envs)
+        check_memory(game, num_envs, f"BatchEnv({game.name!r}, {num_envs:,})")  # before allocating anything
         most = numba.config.NUMBA_NUM_THREADS
         if threads is not None and (not is_int(threads) or not 1 <= threads <= most):
             raise ValueError(f"threads must be None or an int in [1, {most}], got {threads!r}")
@@ -125,14 +144,20 @@ class BatchEnv:
         return obs, masks, seats, self._rewards[:, : self.num_players].copy(), self._dones.astype(bool)
 
     def random_steps(self, steps_per_game: int, seed: int = 0) -> int:
-        """Random legal play inside the compiled loop (raw speed); returns games finished."""
+        """Random legal play inside the compiled loop (raw speed); returns games finished. The loop runs in calls
+        of at most ``STEPS_PER_CALL`` game steps (the same play as one call), so Ctrl-C stops it between two."""
         self._check_ready()
         if not is_int(steps_per_game) or not 0 <= steps_per_game <= 2**40:
             raise ValueError(f"steps_per_game must be an int in [0, 2**40], got {steps_per_game!r}")
         seed = checked_seed(seed)
-        with self._threads():
-            finished = int(self._k.random_steps(self.states, np.uint64(seed), int(steps_per_game)))
         self._masks_current = False  # step() refreshes them before checking actions
+        draws = self._k.random_draws(self.states.shape[0], np.uint64(seed))  # each game's generator, carried on
+        chunk = max(1, STEPS_PER_CALL // self.num_envs)
+        finished, left = 0, int(steps_per_game)
+        while left > 0:
+            with self._threads():
+                finished += int(self._k.random_steps_from(self.states, draws, min(chunk, left)))
+            left -= chunk
         return finished
 
     @contextmanager

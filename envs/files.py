@@ -5,15 +5,18 @@ file system), flushes and fsyncs it, renames it over the target and fsyncs the f
 old file or the new one, never half of one, and a write that fails (``ENOSPC``, an interrupt) removes its
 temporary file and leaves the old file as it was. ``append_line`` adds one whole line to a log (a
 ``.jsonl``) and fsyncs it; a write that fails is cut back to where the line began, so the log holds only
-complete lines (a power cut can still tear the last one: readers skip a torn last line).
+complete lines (a power cut can still tear the last one: readers skip a torn last line). ``save_figure`` and
+``save_image`` do what matplotlib's ``savefig`` and ``imsave`` do, through ``write_atomic``.
 """
 
 import contextlib
+import io
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
-__all__ = ["append_line", "fsync_dir", "write_atomic"]
+__all__ = ["append_line", "fsync_dir", "save_figure", "save_image", "write_atomic"]
 
 TMP_SUFFIX = ".tmp"
 
@@ -85,3 +88,26 @@ def append_line(fd: int, line: str) -> None:
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, start)
         raise
+
+
+def _image_format(path: Path) -> str:
+    return path.suffix[1:].lower() or "png"
+
+
+def save_figure(fig: Any, path: str | os.PathLike, **savefig: Any) -> Path:
+    """A matplotlib figure written like ``fig.savefig(path, **savefig)``, whole or not at all (``write_atomic``);
+    the format follows the file's suffix (png without one)."""
+    path = Path(path)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=savefig.pop("format", _image_format(path)), **savefig)
+    return write_atomic(path, buffer.getvalue())
+
+
+def save_image(path: str | os.PathLike, pixels: Any) -> Path:
+    """An RGB array written as a picture like ``matplotlib.image.imsave``, whole or not at all (``write_atomic``)."""
+    import matplotlib.image  # optional heavy: only where pictures are written
+
+    path = Path(path)
+    buffer = io.BytesIO()
+    matplotlib.image.imsave(buffer, pixels, format=_image_format(path))
+    return write_atomic(path, buffer.getvalue())

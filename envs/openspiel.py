@@ -63,10 +63,14 @@ tensor leaves out the seat's own past moves (a one-hot of them would be longer t
 24,205-entry observation many times over). Observer types other than one seat's private and the public
 information (``private_info=SINGLE_PLAYER``, ``public_info=True``; perfect recall or not) are refused.
 
-**Copies.** ``clone()``; ``state.serialize()`` / ``game.deserialize_state(text)`` (OpenSpiel's Python-game
-form: the history and the pickled record); ``pickle`` and ``copy`` of games and states (a pickled game
-keeps how many states it has dealt). ``pyspiel.serialize_game_and_state`` works for explicit-chance games
-only: for sampled ones OpenSpiel asks the game for a generator state its Python game API cannot supply.
+**Copies.** ``clone()``; ``state.serialize()`` / ``game.deserialize_state(text)``: text that is parsed, never
+unpickled (OpenSpiel's own form for Python games pickles the state's ``__dict__``, so a crafted string would run
+code): OpenSpiel's ``history=`` and ``move_number=`` lines, then ``tabuleiro=`` and JSON (returns, last rewards, the
+record's bytes in base64). The record must pass the game's ``validate_state``; in explicit-chance games the history
+is replayed and must give that record and those returns. ``pickle`` and ``copy`` of games and states (a pickled game
+keeps how many states it has dealt). ``pyspiel.serialize_game_and_state`` works for explicit-chance games only (for
+sampled ones OpenSpiel asks the game for a generator state its Python game API cannot supply); its C++ reader,
+``pyspiel.deserialize_game_and_state``, is OpenSpiel's and unpickles: give it only strings you made.
 
 **resample_from_infostate(player, sampler)**, from Python (C++ algorithms cannot reach a Python method):
 for sampled-chance games the game's ``determinize_fn`` on a clone, seeded from two draws of ``sampler``
@@ -76,7 +80,11 @@ keeping a replay only if the seat's observation matches the original's after eve
 sampling: exact under chance, moves kept as they were).
 """
 
+import base64
+import binascii
 import dataclasses
+import json
+import math
 import os
 import re
 from collections.abc import Callable
@@ -88,7 +96,7 @@ import pyspiel
 import envs
 from envs.engine.checks import is_int
 from envs.engine.entry import make_game
-from envs.engine.game import Game
+from envs.engine.game import MAX_REWARD, Game
 from envs.engine.spec import GameSpec
 from envs.engine.templates import byte_kernels_of
 
@@ -103,6 +111,11 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _STRINGS_KEPT = 100_000  # observation strings an observer of an explicit-chance game remembers
 _INT_ITEM = re.compile(r"^[+-]?\d+$")
+_MOVE = re.compile(r"^(-1|\d{1,9}):(\d{1,12})$")  # one history entry, player:action
+STATE_TEXT_FORMAT = 1  # of the JSON after ``tabuleiro=`` in a serialized state
+_PICKLED_DICT = "__dict__="  # OpenSpiel's own Python-game form: a pickle, never read here
+# the __dict__ field handed to OpenSpiel's C++ reader to set the history: our own constant (an empty dict), not data
+_EMPTY_DICT_FIELD = _PICKLED_DICT + "gAR9lC4="
 
 
 # -- parameters -------------------------------------------------------------------------------
@@ -314,6 +327,18 @@ class TabuleiroGame(pyspiel.Game):
 
     def __reduce__(self) -> tuple:
         return (_restore_game, (str(self), self.dealt))
+
+    def deserialize_state(self, text: str) -> "TabuleiroState":
+        """The state ``state.serialize()`` wrote, parsed and checked (module docstring, "Copies"); ValueError for
+        anything else, OpenSpiel's pickled ``__dict__=`` form included (a pickle would run code)."""
+        history, core = _parse_state_text(self, text)
+        if self.explicit:
+            _check_by_replay(self, history, core)
+        moves = ",".join(f"{p}:{a}" for p, a in history)
+        # OpenSpiel's C++ reader sets the history and move number; its __dict__ field is our empty-dict constant
+        state = super().deserialize_state(f"history={moves}\nmove_number={len(history)}\n{_EMPTY_DICT_FIELD}")
+        state._c = core
+        return state
 
     def new_initial_state(self, *args: Any) -> "TabuleiroState":
         """A new state; dealt when first read (see "Parameters" in the module docstring)."""
@@ -534,8 +559,16 @@ class TabuleiroState(pyspiel.State):
         return super().clone()
 
     def serialize(self) -> str:
-        self._core()
-        return super().serialize()
+        """This state as text that ``game.deserialize_state`` parses (no pickle; module docstring, "Copies")."""
+        c = self._core()
+        moves = ",".join(f"{pa.player}:{pa.action}" for pa in self.full_history())
+        payload = {
+            "format": STATE_TEXT_FORMAT,
+            "returns": list(c.ret),
+            "rewards": list(c.rew),
+            "record": base64.b64encode(c.buf.tobytes()).decode("ascii"),
+        }
+        return f"history={moves}\nmove_number={self.move_number()}\ntabuleiro={json.dumps(payload)}"
 
     def __reduce__(self) -> tuple:
         game = self._g
@@ -588,6 +621,93 @@ def state_of(game: TabuleiroGame, rec: np.void) -> TabuleiroState:
     state = game.new_initial_state()
     state._c = core
     return state
+
+
+def _parse_state_text(game: TabuleiroGame, text: Any) -> tuple[list[tuple[int, int]], _Core]:
+    """The history and the core of a ``serialize()`` string, each field parsed and checked; ValueError if not."""
+    name = game.spec.name
+    if not isinstance(text, str):
+        raise ValueError(f"{name}: a state string must be a str, got {type(text).__name__}")
+    states = game.tab.new_state()
+    longest = game.max_game_length() + game.max_chance_nodes_in_history()
+    if len(text) > 4 * states.nbytes + 24 * longest + 4096:
+        raise ValueError(f"{name}: the state string is longer than any state of this game ({len(text):,} characters)")
+    lines = text.split("\n")
+    if len(lines) == 3 and lines[2].startswith(_PICKLED_DICT):
+        raise ValueError(
+            f"{name}: a state string with a pickled {_PICKLED_DICT} field (OpenSpiel's own form) is not read: a pickle "
+            "can run code. Make state strings with state.serialize() of this adapter"
+        )
+    if len(lines) != 3 or not lines[0].startswith("history=") or not lines[1].startswith("move_number="):
+        raise ValueError(f"{name}: not a tabuleiro state string (expected history=, move_number= and tabuleiro= lines)")
+    history = []
+    moves = lines[0][len("history=") :]
+    for item in moves.split(",") if moves else []:
+        m = _MOVE.match(item)
+        if m is None:
+            raise ValueError(f"{name}: history entry {item[:40]!r} is not player:action")
+        player, action = int(m.group(1)), int(m.group(2))
+        if player >= game.tab.num_players or (player == _CHANCE and not game.explicit):
+            raise ValueError(f"{name}: history entry {item!r} names no player of this game")
+        history.append((player, action))
+    if len(history) > longest:
+        raise ValueError(f"{name}: the history is longer than any game ({len(history)} > {longest} moves)")
+    if lines[1] != f"move_number={len(history)}":
+        raise ValueError(f"{name}: {lines[1][:40]!r} does not match the history's {len(history)} moves")
+    if not lines[2].startswith("tabuleiro="):
+        raise ValueError(f"{name}: the third line of a state string must start with tabuleiro=")
+    try:
+        payload = json.loads(lines[2][len("tabuleiro=") :])
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{name}: the state string's tabuleiro= field is not JSON ({type(exc).__name__})") from None
+    keys = {"format", "returns", "rewards", "record"}
+    if not isinstance(payload, dict) or set(payload) != keys or payload["format"] != STATE_TEXT_FORMAT:
+        raise ValueError(f"{name}: the tabuleiro= field must hold {sorted(keys)} (format {STATE_TEXT_FORMAT})")
+    returns = _seat_numbers(game, payload["returns"], "returns")
+    rewards = _seat_numbers(game, payload["rewards"], "rewards")
+    try:
+        raw = base64.b64decode(payload["record"], validate=True) if isinstance(payload["record"], str) else None
+    except binascii.Error:
+        raw = None
+    if raw is None or len(raw) != states.nbytes:
+        raise ValueError(f"{name}: the record must be {states.nbytes} bytes in base64")
+    states = np.frombuffer(bytearray(raw), dtype=states.dtype).copy()
+    core = _Core(states, returns, rewards, _TERMINAL)
+    if game.explicit:  # a record between chance events is no dealt state: the replay checks it (_check_by_replay)
+        return history, core
+    game.tab.validate_state(states[0])
+    core.cur = game._player(core)
+    return history, core
+
+
+def _seat_numbers(game: TabuleiroGame, value: Any, what: str) -> tuple:
+    """One finite number per seat (returns or rewards of a state string); ValueError if not."""
+    bound = MAX_REWARD * (game.max_game_length() + 1)
+    ok = (
+        isinstance(value, list)
+        and len(value) == game.tab.num_players
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+        and all(abs(v) <= bound for v in value)
+    )
+    if not ok:
+        raise ValueError(f"{game.spec.name}: {what} must be one finite number per seat ({game.tab.num_players})")
+    return tuple(float(v) for v in value)
+
+
+def _check_by_replay(game: TabuleiroGame, history: list[tuple[int, int]], core: _Core) -> None:
+    """An explicit-chance state is its history: replaying it must give the string's record, returns and rewards."""
+    twin = game.new_initial_state()
+    for player, action in history:
+        if twin.current_player() != player:
+            raise ValueError(f"{game.spec.name}: the history does not replay (player {player} is not to act)")
+        try:
+            twin.apply_action(action)  # ValueError for an action or outcome that is not legal there
+        except pyspiel.SpielError as exc:
+            raise ValueError(f"{game.spec.name}: the history does not replay ({exc})") from None
+    c = twin._core()
+    if c.buf.tobytes() != core.buf.tobytes() or c.ret != core.ret or c.rew != core.rew:
+        raise ValueError(f"{game.spec.name}: the record, returns or rewards differ from what the history replays to")
+    core.cur = c.cur
 
 
 def _checked_player(game: TabuleiroGame, player: Any) -> int:

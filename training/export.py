@@ -151,10 +151,12 @@ def export_checkpoint(
     path: str | os.PathLike,
     game: str | None = None,
     game_config: dict[str, Any] | None = None,
+    trust: bool = False,
 ) -> Path:
     """Write the policy file of a checkpoint's trained module (a ``tabuleiro train`` run folder, its checkpoint,
     or an RLModule folder with ``game`` given). The game and its config come from what ``tabuleiro train``
-    recorded beside the checkpoint; a ``game`` given must agree with it."""
+    recorded beside the checkpoint; a ``game`` given must agree with it. The checkpoint is checked against its
+    manifest before it is unpickled; one without a manifest only with ``trust`` (``agents.rllib_policy``)."""
     info = trained_game(checkpoint) or trained_game(Path(checkpoint) / "checkpoint")
     if info is None and game is None:
         raise ValueError(
@@ -170,7 +172,8 @@ def export_checkpoint(
             )
         game, game_config = info["game"], info.get("game_config") or {}
     assert game is not None
-    return export_module(load_module(checkpoint), game, game_config, path)
+    module = load_module(checkpoint, trust=trust, trust_option="--trust-checkpoint")
+    return export_module(module, game, game_config, path)
 
 
 def export_beside(checkpoint: str | os.PathLike, echo: Callable[[str], None] = print) -> Path | None:

@@ -2,7 +2,8 @@
 
 Layout of a run folder ``OUT``:
   ``checkpoint/``          the latest Algorithm checkpoint (replaced atomically), its ``pool/`` of frozen
-                           snapshots and ``tabuleiro_train.json`` (settings, iteration, seconds trained)
+                           snapshots, ``tabuleiro_train.json`` (settings, iteration, seconds trained) and its
+                           manifest (``agents.manifest``: sizes and sha256, checked before a resume unpickles it)
   ``progress.jsonl``       one JSON row per iteration (steps/s, loss, win rate and score per opponent kind)
   ``evaluation.json``      the final evaluation (written by the CLI)
 The budget (``minutes`` or ``iterations``) is the run's total across resumes.
@@ -22,8 +23,10 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from agents.rllib_policy import TRAIN_INFO
+from agents.manifest import MANIFEST, checkpoint_iteration, verify_checkpoint, write_manifest
+from agents.rllib_policy import TRAIN_INFO, unreadable_checkpoint
 from envs.files import append_line, fsync_dir, write_atomic
+from training import ray_watchdog
 from training.config import TrainSettings, build_config, normalized
 from training.export import export_beside
 from training.opponents import PoolWeights
@@ -31,14 +34,18 @@ from training.selfplay import selfplay_callbacks
 
 CHECKPOINT = "checkpoint"
 CHECKPOINT_NAMES = (CHECKPOINT, f"{CHECKPOINT}.tmp", f"{CHECKPOINT}.old")  # the latest, being written, previous
-COMPLETE = "tabuleiro_complete.json"  # written last into a checkpoint: its files and their sizes
+COMPLETE = MANIFEST  # written last into a checkpoint: its files, their sizes and sha256 (agents.manifest)
 RLLIB_INFO = "rllib_checkpoint.json"
 PROGRESS = "progress.jsonl"
 LOCK = "train.lock"  # held by the process training into the folder (its id inside)
 
 
+_WATCHDOGS: list[Any] = []  # kept alive with this process: the pipe to each closes when it ends
+
+
 def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
-    """Connect to a cluster (``address="auto"`` after ``ray start --head``) or start Ray on this machine."""
+    """Connect to a cluster (``address="auto"`` after ``ray start --head``) or start Ray on this machine, with a
+    watchdog (``training.ray_watchdog``) that ends Ray's processes once this one has ended, even killed."""
     import ray  # optional heavy: started only when training
 
     if ray.is_initialized():
@@ -47,12 +54,16 @@ def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
         ray.init(address=address, log_to_driver=False)
         return
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    if os.path.isdir("/proc") and not _WATCHDOGS:  # it reads /proc (Linux)
+        _WATCHDOGS.append(ray_watchdog.start())
     ray.init(
         num_cpus=num_cpus or os.cpu_count(),
         include_dashboard=False,
         object_store_memory=512 * 1024**2,
         log_to_driver=False,
     )
+    for watchdog in _WATCHDOGS:
+        watchdog.note()  # Ray's processes, noted before anything else can happen
 
 
 def settings_to_json(s: TrainSettings) -> dict[str, Any]:
@@ -66,20 +77,9 @@ def settings_from_json(d: dict[str, Any]) -> TrainSettings:
 
 
 def _checkpoint_iteration(folder: Path) -> int | None:
-    """The iteration of a complete checkpoint: its marker (``COMPLETE``, written last) parses and every file it
-    lists has the size it records; None for anything else (being written, partly deleted, cut short)."""
-    try:
-        marker = json.loads((folder / COMPLETE).read_text())
-        files = marker["files"]
-        if not isinstance(files, dict) or not {TRAIN_INFO, RLLIB_INFO} <= set(files):
-            return None
-        for name, size in files.items():
-            if (folder / name).stat().st_size != size:
-                return None
-        iteration = marker["iteration"]
-        return iteration if isinstance(iteration, int) and not isinstance(iteration, bool) else None
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return None
+    """The iteration of a complete checkpoint (its manifest, written last, lists the info files and every file has
+    the size it records); None for anything else (being written, partly deleted, cut short)."""
+    return checkpoint_iteration(folder, (TRAIN_INFO, RLLIB_INFO))
 
 
 def _legacy(folder: Path) -> bool:
@@ -200,23 +200,6 @@ def _remove_checkpoint(folder: Path) -> None:
         folder.unlink()
 
 
-def _seal(folder: Path, iteration: int) -> None:
-    """Make every file of a written checkpoint durable, then write its marker (files and sizes) last."""
-    files = {}
-    for p in sorted(folder.rglob("*")):
-        if p.is_file() and p.name != COMPLETE:
-            fd = os.open(p, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            files[p.relative_to(folder).as_posix()] = p.stat().st_size
-    for d in sorted({p.parent for p in folder.rglob("*")} | {folder}):
-        fsync_dir(d)
-    marker = {"format": "tabuleiro-checkpoint/1", "iteration": iteration, "files": files}
-    write_atomic(folder / COMPLETE, json.dumps(marker, indent=1))
-
-
 def settle_checkpoints(out: Path) -> Path | None:
     """Make ``out/checkpoint`` the newest complete checkpoint and remove the others (what an interrupted save
     left). Every step keeps the newest complete checkpoint where ``newest_checkpoint`` finds it: a folder is
@@ -245,7 +228,7 @@ def save_checkpoint(algo: Any, out: Path, meta: dict[str, Any]) -> Path:
     algo.save_to_path(str(tmp.resolve()))
     selfplay_callbacks(algo).league.save(tmp / "pool")
     write_atomic(tmp / TRAIN_INFO, json.dumps(meta, indent=1))
-    _seal(tmp, int(meta["iteration"]))
+    write_manifest(tmp, int(meta["iteration"]))  # written last: the checkpoint is complete once it exists
     if final.exists():
         final.rename(old)
         fsync_dir(out)
@@ -301,12 +284,15 @@ def train(
     address: str | None = None,
     checkpoint_every: int = 10,
     echo: Callable[[str], None] = print,
+    trust_checkpoint: bool = False,
     **resource_overrides: Any,
 ) -> dict[str, Any]:
     """Train until the budget is spent (or Ctrl-C); returns the final checkpoint's metadata.
 
     ``resume``: a run folder or checkpoint; its settings are reused, except ``resource_overrides``
     (``num_env_runners``, ``num_envs_per_env_runner``, ``num_learners``), so a run can move to a cluster.
+    Its files are checked against its manifest before anything is unpickled (``agents.manifest``); one without
+    checksums is loaded only with ``trust_checkpoint``.
     """
     if minutes is None and iterations is None:
         raise ValueError("give a budget: minutes or iterations")
@@ -320,7 +306,18 @@ def train(
         raise ValueError(f"{str(out)!r} already holds a training run: continue it with --resume, or give another --out")
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out):  # a second run on this folder is refused while this one lives
-        return _train(settings, out, minutes, iterations, resume, address, checkpoint_every, echo, resource_overrides)
+        return _train(
+            settings,
+            out,
+            minutes,
+            iterations,
+            resume,
+            address,
+            checkpoint_every,
+            echo,
+            resource_overrides,
+            trust_checkpoint,
+        )
 
 
 @contextlib.contextmanager
@@ -359,11 +356,13 @@ def _train(
     checkpoint_every: int,
     echo: Callable[[str], None],
     resource_overrides: dict[str, Any],
+    trust_checkpoint: bool = False,
 ) -> dict[str, Any]:
     state = {"iteration": 0, "elapsed_s": 0.0, "env_steps": 0}
     ckpt = None
     if resume is not None:
         ckpt = find_checkpoint(resume)
+        verify_checkpoint(ckpt, trust_checkpoint, "--trust-checkpoint")  # before anything in it is unpickled
         meta = json.loads((ckpt / TRAIN_INFO).read_text())
         loaded = settings_from_json(meta["settings"])
         if settings is not None and settings.game != loaded.game:
@@ -377,8 +376,9 @@ def _train(
     algo = build_config(replace(settings, seed=settings.seed + state["iteration"])).build_algo()
     try:
         if ckpt is not None:
-            algo.restore_from_path(str(ckpt.resolve()))
-            selfplay_callbacks(algo).restore_pool(algo, ckpt / "pool")
+            with unreadable_checkpoint(ckpt):  # a trusted checkpoint cut short: a clear error, not a traceback
+                algo.restore_from_path(str(ckpt.resolve()))
+                selfplay_callbacks(algo).restore_pool(algo, ckpt / "pool")
             echo(f"resumed {settings.game} from {ckpt} at iteration {state['iteration']}")
         return _run(algo, settings, out, state, minutes, iterations, checkpoint_every, echo)
     finally:

@@ -21,7 +21,9 @@ Kernels (``states`` is an array of state records):
   ``batch_observe_seats`` for given seats, ``batch_observe_where`` only where ``which[i]``
 - ``batch_legal_mask(states, masks)``: each game's acting seat's mask
 - ``random_steps(states, seed, steps_per_game) -> int``: random legal play, auto-reset, every game
-  ``steps_per_game`` steps; returns games finished (raw-speed measure)
+  ``steps_per_game`` steps; returns games finished (raw-speed measure). The same in pieces:
+  ``draws = random_draws(n, seed)`` (each game's generator), then ``random_steps_from(states, draws, steps)``
+  as often as wanted, which carries ``draws`` on (``BatchEnv.random_steps`` calls it in bounded chunks)
 - ``random_playout(s, seed, returns)``: play one game to its end at random and add each seat's
   rewards into ``returns`` (search rollouts)
 - ``heuristic_action(states, i, seat, mask, r, scratch, values)``: the game heuristic's move in game i:
@@ -139,21 +141,35 @@ def batch_legal_mask(states, masks):
         legal_into(states[i], masks[i])
 
 
+@njit(cache=True)
+def random_draws(n, seed):
+    draws = np.empty(n, np.uint64)
+    for i in range(n):
+        draws[i] = splitmix64(np.uint64(seed) + np.uint64(i))
+    return draws
+
+
 @njit(cache=True, parallel=True)
-def random_steps(states, seed, steps_per_game):
+def random_steps_from(states, draws, steps_per_game):
     n = states.shape[0]
     finished = np.zeros(n, np.int64)
     for i in prange(n):
         s = states[i]
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        r = splitmix64(np.uint64(seed) + np.uint64(i))
+        r = draws[i]
         for _ in range(steps_per_game):
             r = splitmix64(r)
             step(s, pick_random_action(s, mask, r))
             if s.done:
                 finished[i] += 1
                 reset(s, next_game_seed(s))
+        draws[i] = r
     return finished.sum()
+
+
+@njit(cache=True)
+def random_steps(states, seed, steps_per_game):
+    return random_steps_from(states, random_draws(states.shape[0], seed), steps_per_game)
 
 
 @njit(cache=True)

@@ -124,9 +124,10 @@ class TabuleiroParallelEnv(ParallelEnv):
             raise IllegalActionError(f"illegal action(s) {bad}; legal (first 20): {legal}")
         obs = self._observations(live)
         rewards = {a: (-1.0 if a in offenders else 0.0) for a in live}
+        self.aec.end_by_illegal_moves(offenders)  # the end is in the AEC env's bytes, not only in self.agents
         terminations = {a: True for a in live}
         truncations = {a: False for a in live}
-        infos = {a: dict(self.aec.infos[a], **({"illegal_move": True} if a in offenders else {})) for a in live}
+        infos = {a: dict(self.aec.infos[a]) for a in live}
         self.agents = []
         return obs, rewards, terminations, truncations, infos
 
@@ -169,7 +170,8 @@ class TabuleiroParallelEnv(ParallelEnv):
 
     # copies ---------------------------------------------------------------------------------
     def serialize(self) -> bytes:
-        """The whole env as bytes; ``deserialize`` on an env of the same game and config restores it."""
+        """The whole env as bytes; ``deserialize`` on an env of the same game and config restores it. The live
+        agents in the header are redundant: ``deserialize`` rebuilds them from the AEC env's checked bytes."""
         if not self._started:
             raise OrderError("call reset() before serialize()")
         head = json.dumps({"agents": self.agents}).encode()
@@ -188,11 +190,13 @@ class TabuleiroParallelEnv(ParallelEnv):
         agents = head.get("agents") if isinstance(head, dict) else None
         if not isinstance(agents, list) or not set(agents) <= set(self.possible_agents):
             raise ValueError("parallel-env header names unknown agents")
-        self.aec.deserialize(bytes(data[start + n :]))
-        live = self._live()
-        if agents not in (live, []):  # the live agents follow from the record; [] after an illegal move
+        aec = self.aec.deserialize_new(bytes(data[start + n :]))  # this env is unchanged until all is checked
+        # the live agents follow from the record and the AEC bookkeeping (an illegal end included), both checksummed
+        live = [a for a in aec.agents if not (aec.terminations[a] or aec.truncations[a])]
+        if agents != live:
             raise ValueError(f"parallel-env header lists agents {agents}, the state's live agents are {live}")
-        self.agents = list(agents)
+        self.aec = aec
+        self.agents = live
         self._started = True
 
     def clone(self) -> "TabuleiroParallelEnv":

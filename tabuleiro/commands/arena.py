@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         required=True,
         type=checked("agents", checked_agents),
         help="comma-separated agent specs, one per seat: random, heuristic, "
-        "ismcts[:iterations=N (at most 1,000,000)|seconds=S (at most 600)], rllib:<checkpoint>, "
+        "ismcts[:iterations=N (at most 1,000,000)|seconds=S (at most 600)], "
+        "rllib:<checkpoint>[,trust=true: one without a manifest], "
         "policy:<file.npz>[,sample=true]; "
         f"spec*n (n <= {MAX_PLAYERS}) repeats one; with fewer than --players, the last fills the table",
     )

@@ -32,11 +32,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="with --game: a game config knob the module was trained with; repeatable",
     )
+    parser.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="load a checkpoint that has no manifest to check it against (older runs, RLlib's own): a checkpoint "
+        "is pickles, code that runs when loaded; say so only for one whose source you trust",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """`tabuleiro export`: 0 with the file written; a ValueError (exit 2) for a checkpoint that is not one, a game
-    or config that disagrees with it, or a model the compiled forward pass does not evaluate."""
+    """`tabuleiro export`: 0 with the file written; a ValueError (exit 2) for a checkpoint that is not one, fails its
+    manifest (or has none, without --trust-checkpoint), a game or config that disagrees with it, or a model the
+    compiled forward pass does not evaluate."""
     if not Path(args.checkpoint).is_dir():
         raise ValueError(f"{args.checkpoint!r} is not a folder (give a run folder or its checkpoint)")
     game = envs.game_name(args.game) if args.game else None
@@ -50,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     from agents.compiled_policy import load_policy
     from training.export import export_checkpoint  # optional: imports torch and ray (the rl extra)
 
-    written = export_checkpoint(args.checkpoint, out, game=game, game_config=config or None)
+    written = export_checkpoint(
+        args.checkpoint, out, game=game, game_config=config or None, trust=args.trust_checkpoint
+    )
     policy = load_policy(written)
     info = policy.info
     print(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import envs
 from benchmarks.learning import check_targets, plot, raw_env_rates, summarize, targets
+from envs.files import write_atomic
 from tabuleiro.options import (
     MAX_GAMES,
     MAX_MINUTES,
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     report["targets"] = check_targets(game, report["evaluation"])
     report["raw_env"] = raw_env_rates(game, report["game_config"])
     report["cpus"] = os.cpu_count()
-    (run_dir / "learning.json").write_text(json.dumps(report, indent=1))
+    write_atomic(run_dir / "learning.json", json.dumps(report, indent=1))
     plot(run_dir, report, run_dir / "learning.png")
     print(json.dumps({k: report[k] for k in SHOWN}, indent=1))
     print(f"wrote {run_dir / 'learning.json'} and {run_dir / 'learning.png'}")

@@ -3,6 +3,7 @@
 import argparse
 from pathlib import Path
 
+from envs.files import save_image
 from envs.replay import MAX_SEATS, add_rewards, check_outcome, load, make_env, steps
 from tabuleiro import __version__
 from tabuleiro.move_text import move_text
@@ -68,6 +69,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_png(path: Path, env: object) -> None:
-    import matplotlib.image  # optional heavy: loaded only for --png
-
-    matplotlib.image.imsave(path, env.game.render_rgb(env.core_state, env.render_seat))
+    save_image(path, env.game.render_rgb(env.core_state, env.render_seat))  # whole or not at all

@@ -212,7 +212,7 @@ def test_a_module_round_trips_through_its_state_and_a_checkpoint(tmp_path):
     assert torch.equal(logits_of(other, obs, MIXED), logits_of(learner, obs, MIXED))
     assert torch.equal(other.compute_values(batch(obs, MIXED)), learner.compute_values(batch(obs, MIXED)))
     learner.save_to_path(str(tmp_path / "m"))
-    loaded = load_module(tmp_path / "m")
+    loaded = load_module(tmp_path / "m", trust=True)  # saved by RLlib here: no manifest
     assert torch.equal(logits_of(loaded, obs, MIXED), logits_of(learner, obs, MIXED))
     agent = RLlibAgent(loaded, explore=True, seed=3)
     picks = {agent.act({"observation": obs[1].numpy(), "action_mask": MIXED[1].numpy().astype(np.int8)})}
@@ -397,7 +397,7 @@ def test_an_agent_trained_on_candidate_actions_plays_the_game_actions_of_its_row
         observation_space=choice_space, action_space=gym.spaces.Discrete(K + EXTRA), model_config=config
     )
     module.save_to_path(str(tmp_path / "m"))
-    agent = RLlibAgent(load_module(tmp_path / "m"), explore=True, seed=1)
+    agent = RLlibAgent(load_module(tmp_path / "m", trust=True), explore=True, seed=1)
     game_mask = np.zeros(N_ACT, np.int8)
     game_mask[[2, 7, 9, A + 1]] = 1  # three placements (rows 0, 1, 2) and the second other action
     obs = observations(torch.as_tensor(game_mask[None], dtype=torch.float32))[0].numpy()

@@ -125,7 +125,7 @@ def test_a_save_leaves_one_complete_checkpoint(tmp_path):
     assert find_checkpoint(tmp_path) == final and _iteration(final) == 20
     assert find_checkpoint(final) == final  # the checkpoint folder itself stands for its run
     marker = json.loads((final / COMPLETE).read_text())
-    assert marker["iteration"] == 20 and marker["files"]["learner_group/learner/module_state.pt"] == 2100
+    assert marker["iteration"] == 20 and marker["files"]["learner_group/learner/module_state.pt"]["size"] == 2100
 
 
 def _state(tmp_path: Path, final: int | None, tmp: int | None, old: int | None) -> Path:

@@ -99,7 +99,7 @@ def test_module_round_trips_through_a_checkpoint(tmp_path):
 
     module = make_module()
     module.save_to_path(str(tmp_path / "m"))
-    loaded = load_module(tmp_path / "m")
+    loaded = load_module(tmp_path / "m", trust=True)  # saved by RLlib here: no manifest
     b, _ = batch(4)
     assert torch.equal(
         module.forward_inference(b)[Columns.ACTION_DIST_INPUTS], loaded.forward_inference(b)[Columns.ACTION_DIST_INPUTS]
