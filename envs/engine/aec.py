@@ -84,7 +84,9 @@ class TabuleiroAECEnv(AECEnv):
 
     def __init__(self, game: Game, render_mode: str | None = None, strict: bool = True) -> None:
         super().__init__()
-        modes = self.metadata["render_modes"] + (["rgb_array"] if game.has_rgb else [])
+        modes = (
+            self.metadata["render_modes"] + (["rgb_array"] if game.has_rgb else []) + (["svg"] if game.has_svg else [])
+        )
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode must be one of {modes} or None, got {render_mode!r}")
         self.game = game
@@ -246,12 +248,18 @@ class TabuleiroAECEnv(AECEnv):
             raise IllegalActionError(
                 f"{agent} cannot play {self.game.action_name(action)!r} (action {action}) now; legal: {legal}"
             )
-        self._cumulative_rewards[agent] = 0.0
+        self.end_by_illegal_moves([agent])
+
+    def end_by_illegal_moves(self, offenders: list[str]) -> None:
+        """End the game for illegal moves: -1 for each offender, 0 for the others, ``illegal_move`` in their
+        infos. Kept in ``serialize()`` (inside its checksum), so a restored game is over too."""
         self.rewards = {a: 0.0 for a in self.agents}
-        self.rewards[agent] = -1.0
+        for agent in offenders:
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards[agent] = -1.0
+            self.infos[agent] = dict(self.infos.get(agent, {}), illegal_move=True)
         for a in self.agents:
             self.terminations[a] = True
-        self.infos[agent] = dict(self.infos.get(agent, {}), illegal_move=True)
         self._illegal_end = True
         self._accumulate_rewards()
 
@@ -297,13 +305,15 @@ class TabuleiroAECEnv(AECEnv):
 
     # output -------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
-        """The table from ``render_seat``'s view: text (ansi), printed (human) or a picture (rgb_array)."""
+        """The table from ``render_seat``'s view: text (ansi), printed (human), a picture (rgb_array) or SVG text."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
         self._require_reset()
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self._rec, self.render_seat)
+        if self.render_mode == "svg":
+            return self.game.render_svg(self._rec, self.render_seat)
         text = self.game.render_ansi(self._rec, self.render_seat)
         if self.render_mode == "human":
             print(text)

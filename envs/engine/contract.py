@@ -113,6 +113,7 @@ GAME_PIECES: tuple[Piece, ...] = (
     Piece("max_chance_outcomes", False, "int", doc="explicit chance: outcome ids are below this"),
     Piece("chance_explicit_by_default", False, "bool", doc="OpenSpiel's chance mode when none is chosen"),
     Piece("has_rgb", False, "bool", doc="render_rgb draws pictures"),
+    Piece("has_svg", False, "bool", doc="render_svg draws SVG pictures"),
     # Python methods (properties): the abstract ones are required, the others have defaults in Game
     Piece("num_players", True, "method", doc="seats at the table for this config"),
     Piece("num_actions", True, "method", doc="size of the flat discrete action space"),
@@ -128,6 +129,7 @@ GAME_PIECES: tuple[Piece, ...] = (
     Piece("apply_options", False, "method", doc="reset(options={'scenario': ...}): a documented position"),
     Piece("infos", False, "method", doc="per-seat info dicts"),
     Piece("render_rgb", False, "method", doc="the table as a picture (with has_rgb)"),
+    Piece("render_svg", False, "method", doc="the table as SVG text, legal moves clickable (with has_svg)"),
     Piece("returns_range", False, "method", doc="lowest and highest total reward of a seat (OpenSpiel)"),
     Piece("returns_sum", False, "method", doc="the seats' total rewards in every game (0.0: zero-sum)"),
     Piece("rewards_at_end", False, "method", doc="every reward comes with the final move"),

@@ -10,6 +10,7 @@ seat to act, done, rewards, info version, seats, generator); the core keeps them
 
 import dataclasses
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from typing import Any, ClassVar
 
 import numpy as np
@@ -227,6 +228,13 @@ class Game(ABC):
     def render_rgb(self, rec: np.void, seat: int | None) -> np.ndarray:
         """The table as a picture (H x W x 3 uint8), from one seat's view; set ``has_rgb`` when implemented."""
         raise NotImplementedError(f"{self.name} has no picture renderer")
+
+    has_svg: ClassVar[bool] = False
+
+    def render_svg(self, rec: np.void, seat: int | None, legal: Collection[str] = ()) -> str:
+        """The table as SVG text from one seat's view; the moves named in ``legal`` are marked clickable
+        (``data-move``). Set ``has_svg`` when implemented."""
+        raise NotImplementedError(f"{self.name} has no SVG renderer")
 
 
 def _config_values(config: Any) -> dict[str, Any]:

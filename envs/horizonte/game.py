@@ -1,5 +1,6 @@
 """Horizonte bound to the shared engine: sizes, names, scenarios, infos, state checks."""
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -185,6 +186,13 @@ class Horizonte(Game):
         return render_table(rec, seat)
 
     has_rgb = True
+
+    has_svg = True
+
+    def render_svg(self, rec: np.void, seat: int | None, legal: Collection[str] = ()) -> str:
+        from envs.horizonte.svg import draw as draw_svg
+
+        return draw_svg(rec, seat, legal)
 
     def render_rgb(self, rec: np.void, seat: int | None) -> np.ndarray:
         from envs.horizonte.picture import draw  # matplotlib loads only when a picture is asked for

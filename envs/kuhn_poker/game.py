@@ -1,6 +1,7 @@
 """Kuhn poker bound to the engine's contract (envs.engine.contract): the compiled pieces, sizes, names,
 results, infos, the table as text, scenarios and the state check."""
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -148,6 +149,13 @@ class KuhnPoker(Game):
             }
             for p in range(NUM_PLAYERS)
         ]
+
+    has_svg = True
+
+    def render_svg(self, rec: np.void, seat: int | None, legal: Collection[str] = ()) -> str:
+        from envs.kuhn_poker.svg import draw as draw_svg
+
+        return draw_svg(rec, seat, legal)
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         """The table as text; ``seat`` sees its own card only until a showdown (None: a spectator sees both)."""
