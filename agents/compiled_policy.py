@@ -3,8 +3,10 @@
 ``training.export`` writes the file from a trained masking module (``training.masking_module``: the masked
 MLP, with the Duel's candidate head ``training.candidate_head`` and the action prior where a preset uses
 them); this module reads it, checks it, and computes the masked logits and the value of one observation or
-of a batch with ``@njit`` code, equal to torch's within 1e-4. It imports neither torch nor Ray, so a policy
-plays wherever numpy and numba do: ``policy:FILE[,sample=true]`` in the arena (``PolicyAgent``).
+of a batch with the engine's ``@njit`` forward pass (``envs.engine.policy_net``), equal to torch's within 1e-4
+(``CompiledPolicy.kernel_args`` hands the same arrays to compiled code: guided search, the vector env). It
+imports neither torch nor Ray, so a policy plays wherever numpy and numba do: ``policy:FILE[,sample=true]``
+in the arena (``PolicyAgent``); ``policy:reference`` plays the file shipped in ``agents/reference/``.
 
 The file (format version 1), every entry a numpy array (``np.load(..., allow_pickle=False)``):
 
@@ -30,7 +32,6 @@ each candidate feature's max and mean over the valid rows.
 
 import io
 import json
-import math
 import os
 import zipfile
 from dataclasses import dataclass
@@ -38,144 +39,48 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 import envs
 from envs.engine.candidate_actions import CandidateActions
 from envs.engine.config import config_json
+from envs.engine.policy_net import (
+    G_ACTIONS,
+    G_PLACEMENTS,
+    G_ROWS,
+    G_SIZE,
+    MASKED_LOGIT,
+    NETS,
+    ROWS,
+    S_CAND_ACTIONS,
+    S_CAND_FEATURES,
+    S_CAND_ROWS,
+    S_CAND_START,
+    S_CUT_LEN,
+    S_CUT_START,
+    S_KIND,
+    S_OBS,
+    S_OUT,
+    S_PRIOR_LEN,
+    S_PRIOR_START,
+    S_SIZE,
+    SC_OVERFLOW,
+    SC_PRIOR_SCALE,
+    SCORE,
+    forward_batch,
+)
 from envs.files import write_atomic
 
 FORMAT = "tabuleiro-policy"
 FORMAT_VERSION = 1
 POLICY_FILE = "policy.npz"  # the name `tabuleiro train` gives the file beside each checkpoint
-MASKED_LOGIT = np.float32(np.finfo(np.float32).min)  # torch's masked logit (training.masking_module)
+REFERENCE = "reference"  # policy:reference, guided:reference: the file shipped for the game
+REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 
 ACTIVATIONS = {"linear": 0, "relu": 1, "tanh": 2}
 KINDS = {"mlp": 0, "candidate": 1}
-# the networks a file may hold, in the compiled tables' order
-NETS = (
-    "actor_encoder",
-    "critic_encoder",
-    "pi",
-    "vf",
-    "candidate_rows",
-    "candidate_context",
-    "candidate_score",
-    "candidate_others",
-)
-ACTOR, CRITIC, PI, VF, ROWS, CONTEXT, SCORE, OTHERS = range(len(NETS))
 NEEDED = {"mlp": {"actor_encoder", "pi", "vf"}, "candidate": {"actor_encoder", "vf", *NETS[ROWS : SCORE + 1]}}
 OPTIONAL = {"mlp": {"critic_encoder"}, "candidate": {"critic_encoder", "candidate_others"}}
-# spec: the integers the kernels read
-(S_KIND, S_OBS, S_OUT, S_CUT_START, S_CUT_LEN, S_PRIOR_START, S_PRIOR_LEN) = range(7)
-(S_CAND_START, S_CAND_ROWS, S_CAND_FEATURES, S_CAND_ACTIONS, S_SIZE) = range(7, 12)
-SC_PRIOR_SCALE, SC_OVERFLOW = 0, 1  # scalars
 HEADER = ("format", "format_version", "game", "game_config", "observation", "model")
-
-
-# -- the compiled forward pass -------------------------------------------------------------------------
-# numba functions take arrays, typed by numba rather than by hints. A layer is a row of ``layers``:
-# (weight offset, bias offset or -1, inputs, outputs, activation) into the flat float32 ``params`` (the
-# weights transposed: ``params[w + k * outputs + j]`` is torch's ``weight[j, k]``); a
-# network is a row of ``nets``: (first layer, layer count), count 0 when the file has no such network.
-
-
-@njit(cache=True)
-def _dense(params, layers, i, x):  # noqa: ANN001
-    """Layer ``i`` of ``layers`` applied to the vector ``x``, in float32 like torch. The weights are packed
-    transposed (input-major), so each input adds its column to all outputs in one contiguous, vectorized
-    pass, and the inputs that are zero (one-hot observations, hidden units a ReLU cut) cost nothing."""
-    w, b, n_in, n_out, act = layers[i, 0], layers[i, 1], layers[i, 2], layers[i, 3], layers[i, 4]
-    out = np.zeros(n_out, np.float32)
-    for k in range(n_in):
-        xk = x[k]
-        if xk != 0:
-            column = params[w + k * n_out : w + (k + 1) * n_out]
-            for j in range(n_out):
-                out[j] += column[j] * xk
-    if b >= 0:
-        for j in range(n_out):
-            out[j] += params[b + j]
-    if act == 1:
-        for j in range(n_out):
-            out[j] = max(out[j], np.float32(0.0))
-    elif act == 2:
-        for j in range(n_out):
-            out[j] = math.tanh(out[j])
-    return out
-
-
-@njit(cache=True)
-def _mlp(params, layers, nets, net, x):  # noqa: ANN001
-    """Network ``net``'s layers applied in turn to ``x``."""
-    h = x.copy()
-    for i in range(nets[net, 0], nets[net, 0] + nets[net, 1]):
-        h = _dense(params, layers, i, h)
-    return h
-
-
-@njit(cache=True)
-def _forward(params, layers, nets, spec, scalars, obs, mask, logits):  # noqa: ANN001
-    """The masked logits of one observation into ``logits`` (the module's actions); returns the value."""
-    n_obs, cut_start, cut_len = spec[S_OBS], spec[S_CUT_START], spec[S_CUT_LEN]
-    features = np.empty(n_obs - cut_len, np.float32)
-    j = 0
-    for i in range(n_obs):
-        if i < cut_start or i >= cut_start + cut_len:
-            features[j] = obs[i]
-            j += 1
-    embedding = _mlp(params, layers, nets, ACTOR, features)
-    critic = _mlp(params, layers, nets, CRITIC, features) if nets[CRITIC, 1] > 0 else embedding
-    n_out = spec[S_OUT]
-    if spec[S_KIND] == 0:
-        out = _mlp(params, layers, nets, PI, embedding)
-        for a in range(n_out):
-            logits[a] = out[a]
-        start = spec[S_PRIOR_START]
-        for a in range(spec[S_PRIOR_LEN]):
-            logits[a] = np.float32(out[a] + np.float32(scalars[SC_PRIOR_SCALE] * obs[start + a]))
-        value_in = critic
-    else:
-        start, rows, width, actions = spec[S_CAND_START], spec[S_CAND_ROWS], spec[S_CAND_FEATURES], spec[S_CAND_ACTIONS]
-        context = _dense(params, layers, nets[CONTEXT, 0], embedding)
-        hidden = np.empty(context.size, np.float32)
-        seen = 0
-        for a in range(actions):
-            logits[a] = scalars[SC_OVERFLOW]
-            if mask[a] > 0:
-                if seen < rows:
-                    r = _dense(params, layers, nets[ROWS, 0], obs[start + seen * width : start + (seen + 1) * width])
-                    for q in range(hidden.size):
-                        hidden[q] = max(r[q] + context[q], np.float32(0.0))
-                    logits[a] = _mlp(params, layers, nets, SCORE, hidden)[0]
-                seen += 1
-        if nets[OTHERS, 1] > 0:
-            others = _mlp(params, layers, nets, OTHERS, embedding)
-            for a in range(others.size):
-                logits[actions + a] = others[a]
-        kept = min(seen, rows)
-        value_in = np.zeros(critic.size + 2 * width, np.float32)
-        value_in[: critic.size] = critic
-        for f in range(width):
-            best, total = -np.inf, 0.0
-            for k in range(kept):
-                x = obs[start + k * width + f]
-                best = max(best, x)
-                total += x
-            if kept > 0:
-                value_in[critic.size + f] = best
-                value_in[critic.size + width + f] = total / kept
-    for a in range(n_out):
-        if mask[a] <= 0:
-            logits[a] = MASKED_LOGIT
-    return _mlp(params, layers, nets, VF, value_in)[0]
-
-
-@njit(cache=True)
-def _forward_batch(params, layers, nets, spec, scalars, obs, mask, logits, values):  # noqa: ANN001
-    """``_forward`` of each row of ``obs`` and ``mask`` into the rows of ``logits`` and ``values``."""
-    for i in range(obs.shape[0]):
-        values[i] = _forward(params, layers, nets, spec, scalars, obs[i], mask[i], logits[i])
 
 
 # -- the file: checked arrays -> a compiled policy ------------------------------------------------------
@@ -282,6 +187,16 @@ class CompiledPolicy:
             spec[S_CAND_FEATURES], spec[S_CAND_ACTIONS] = head["features"], head["actions"]
             scalars[SC_OVERFLOW] = arrays["candidate_head.overflow"]
         self.spec, self.scalars = spec, scalars
+        view = self.candidates
+        self.game_view = np.zeros(G_SIZE, np.int64)
+        self.game_view[G_ACTIONS] = self.info.num_actions
+        if view is not None:
+            self.game_view[G_PLACEMENTS], self.game_view[G_ROWS] = view.placements, view.rows
+
+    @property
+    def kernel_args(self) -> tuple[np.ndarray, ...]:
+        """``(params, layers, nets, spec, scalars, game_view)``: the arrays ``envs.engine.policy_net`` reads."""
+        return self.params, self.layers, self.nets, self.spec, self.scalars, self.game_view
 
     @property
     def game(self) -> str:
@@ -300,7 +215,7 @@ class CompiledPolicy:
             )
         logits = np.empty((obs.shape[0], self.outputs), np.float32)
         values = np.empty(obs.shape[0], np.float32)
-        _forward_batch(self.params, self.layers, self.nets, self.spec, self.scalars, obs, mask, logits, values)
+        forward_batch(self.params, self.layers, self.nets, self.spec, self.scalars, obs, mask, logits, values)
         return logits, values
 
     def logits(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
@@ -545,9 +460,23 @@ def read_arrays(path: str | os.PathLike) -> dict[str, np.ndarray]:
         raise ValueError(f"policy file {str(path)!r} is not a readable .npz array file: {exc}") from None
 
 
+def reference_file(game: str) -> Path:
+    """The reference policy shipped for ``game`` (``agents/reference/<game>.npz``); ValueError if there is none."""
+    name = envs.game_name(game)
+    p = REFERENCE_DIR / f"{name}.npz"
+    if not p.is_file():
+        shipped = sorted(f.stem for f in REFERENCE_DIR.glob("*.npz"))
+        raise ValueError(f"no reference policy is shipped for {name}; shipped: {shipped or 'none'}")
+    return p
+
+
 def load_policy(path: str | os.PathLike, game: str | None = None) -> CompiledPolicy:
-    """The checked policy of a file (a run folder: its ``policy.npz``); ValueError if it is bad, or was
-    exported for another game than ``game``."""
+    """The checked policy of a file (a run folder: its ``policy.npz``; ``reference``: the one shipped for
+    ``game``); ValueError if it is bad, or was exported for another game than ``game``."""
+    if str(path) == REFERENCE:
+        if game is None:
+            raise ValueError("the reference policy needs a game")
+        path = reference_file(game)
     p = Path(path).expanduser()
     if p.is_dir():
         p = p / POLICY_FILE

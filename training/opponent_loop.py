@@ -4,15 +4,17 @@ A template compiled once per game (``training.vector_env.opponent_kernel``, ``en
 names imported from ``envs.engine.contract`` are the game's own functions in each compiled copy.
 
 ``vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng,
-slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume) -> int``: one learner
+slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume, policy) -> int``: one learner
 decision per game, then opponents until the learner's seat is to act again, the game is over, or an
 outside opponent is to act. ``actions[i] < 0`` starts game i from ``episode_seeds[i]``; a game with
 ``dones[i] == 1`` (finished by the previous call) ignores its action and starts again from ``rng_next``
 of its finished state (the seed written to ``episode_seeds[i]``). Each start seeds ``opponent_rng[i] =
 splitmix64(seed ^ OPPONENT_SALT)`` and draws the game's opponent slot from the cumulative weights
 ``slot_cdf``: ``RANDOM_SLOT`` (uniformly random legal moves), ``HEURISTIC_SLOT`` (the game's
-``heuristic_action``), ``OUTSIDE_SLOT`` and above (decided in Python: the kernel sets ``waiting[i] = 1``
-and stops; a call with ``resume=True`` plays ``actions[i]`` for each waiting game and goes on).
+``heuristic_action``), ``POLICY_SLOT`` (a sample of a policy file's masked softmax: ``policy`` is its
+``CompiledPolicy.kernel_args``, evaluated by ``envs.engine.policy_net`` on the acting seat's observation),
+``OUTSIDE_SLOT`` and above (decided in Python: the kernel sets ``waiting[i] = 1`` and stops; a call with
+``resume=True`` plays ``actions[i]`` for each waiting game and goes on).
 ``fresh[i]``: the learner has not acted yet in the game (one that ends before it does is dropped and the
 next one started). ``rewards[i]``: the learner's rewards over the call (summed over resumes);
 ``returns[i]``: every seat's rewards in the game so far; ``played[i]``: the opponents' actions of the call
@@ -23,11 +25,12 @@ next one started). ``rewards[i]``: the learner's rewards over the call (summed o
 import numpy as np
 from numba import njit, prange
 
-from envs.engine.contract import NUM_ACTIONS, heuristic_action, pick_random_action, reset, step
+from envs.engine.contract import NUM_ACTIONS, heuristic_action, observe_into, pick_random_action, reset, step
+from envs.engine.policy_net import S_OBS, S_OUT, game_logits
 from envs.engine.rng import rng_next, splitmix64
 
 OPPONENT_SALT = 0x0BB0_5EED_0BB0_5EED  # opponent generator of a vector-env game: splitmix64(seed ^ this)
-RANDOM_SLOT, HEURISTIC_SLOT, OUTSIDE_SLOT = 0, 1, 2  # opponent slots; OUTSIDE_SLOT and above act from Python
+RANDOM_SLOT, HEURISTIC_SLOT, POLICY_SLOT, OUTSIDE_SLOT = 0, 1, 2, 3  # opponent slots; OUTSIDE_SLOT on: Python
 
 
 @njit(cache=True)
@@ -45,16 +48,47 @@ def start_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, retur
 
 
 @njit(cache=True)
-def opponent_action(states, i, kind, mask, r, scratch, values):
-    """The compiled opponent's move in game i: the heuristic's, or a uniformly random legal one."""
+def policy_action(s, policy, mask, r, values):
+    """A sample of the policy's softmax over the legal actions of the seat to act (``r``: the draw)."""
+    params, layers, nets, spec, scalars, view = policy
+    obs = np.zeros(spec[S_OBS], np.float32)
+    module_mask = np.zeros(spec[S_OUT], np.float32)
+    module_logits = np.zeros(spec[S_OUT], np.float32)
+    logits = np.zeros(NUM_ACTIONS, np.float32)
+    observe_into(s, s.current, obs, mask)
+    game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
+    top = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and logits[a] > top:
+            top = logits[a]
+    total = 0.0
+    for a in range(mask.shape[0]):
+        values[a] = np.exp(np.float64(logits[a]) - top) if mask[a] else 0.0
+        total += values[a]
+    u = (r >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    last = -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            last = a
+            u -= values[a]
+            if u < 0.0:
+                return a
+    return last
+
+
+@njit(cache=True)
+def opponent_action(states, i, kind, mask, r, scratch, values, policy):
+    """The compiled opponent's move in game i: the heuristic's, the policy's, or a uniformly random legal one."""
     if kind == HEURISTIC_SLOT:
         return heuristic_action(states, i, states[i].current, mask, r, scratch, values)
+    if kind == POLICY_SLOT:
+        return policy_action(states[i], policy, mask, r, values)
     return pick_random_action(states[i], mask, r)
 
 
 @njit(cache=True, parallel=True)
 def vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng, slot_cdf,
-                   opponent_slot, waiting, returns, scratch, played, played_count, resume):  # fmt: skip
+                   opponent_slot, waiting, returns, scratch, played, played_count, resume, policy):  # fmt: skip
     n = states.shape[0]
     bad = np.full(n, -1, np.int64)
     for i in prange(n):
@@ -102,7 +136,7 @@ def vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode
                     break
                 r = splitmix64(opponent_rng[i])
                 opponent_rng[i] = r
-                a = opponent_action(states, i, kind, mask, r, scratch, values)
+                a = opponent_action(states, i, kind, mask, r, scratch, values, policy)
                 if played_count[i] < played.shape[1]:
                     played[i, played_count[i]] = a
                 played_count[i] += 1

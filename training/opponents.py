@@ -1,6 +1,7 @@
 """The self-play opponent pool's weights: which kind of opponent fills the seats the learner does not play.
 
-Kinds: ``random``; ``heuristic`` (the game's compiled heuristic, where it has one); ``snapshot`` (a
+Kinds: ``random``; ``heuristic`` (the game's compiled heuristic, where it has one); ``policy`` (a policy
+file, ``TrainSettings.opponent_policy``, sampled inside the kernel); ``snapshot`` (a
 frozen copy of the learner, added when it wins often enough); ``self`` (the learner's current policy).
 ``training.vector_env.GameVectorEnv`` draws a kind per game at its start, inside the compiled kernel,
 from the game's own seeded generator, so a seed fixes the sequence.
@@ -17,6 +18,7 @@ class PoolWeights:
 
     random: float = 0.2
     heuristic: float = 0.5
+    policy: float = 0.0
     snapshot: float = 0.3
     self: float = 0.0
 

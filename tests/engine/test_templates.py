@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import envs
-from agents.search import ismcts_loop
+from agents.search import guided_loop, ismcts_loop
 from envs.engine import batch_kernels
 from envs.engine.contract import template_bindings
 from envs.engine.record import header_fields
@@ -20,9 +20,14 @@ from training import opponent_loop
 ROOT = Path(__file__).resolve().parents[2]
 KUHN_BINDINGS = template_bindings(KuhnPoker)  # the batch template's stand-ins bound to Kuhn poker's pieces
 PACKAGES = ("envs", "agents", "training", "benchmarks", "tabuleiro")
-TEMPLATES = (batch_kernels, ismcts_loop, opponent_loop)
+TEMPLATES = (batch_kernels, ismcts_loop, guided_loop, opponent_loop)
 # keys of plain dicts that a game's record also has as fields
-DICT_KEYS = {("selfplay.py", "history"), ("vector_env.py", "score"), ("duel_reach.py", "radius")}
+DICT_KEYS = {
+    ("selfplay.py", "history"),
+    ("vector_env.py", "score"),
+    ("search_training.py", "score"),
+    ("duel_reach.py", "radius"),
+}
 
 
 def _modules(*packages: str) -> list[Path]:

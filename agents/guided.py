@@ -1,0 +1,190 @@
+"""Policy-guided IS-MCTS: the game's determinized search with a policy file's priors and value.
+
+The arena's ``guided:FILE[,iterations=N|seconds=S,c_puct=C,value_weight=W]``. The search itself is the
+compiled ``agents.search.guided_loop`` (docs/guided-search.md gives the method and its references); like
+``ISMCTSAgent`` it determinizes its copy of the state for the acting seat before anything reads it.
+"""
+
+import math
+import os
+import time
+from typing import Any
+
+import numpy as np
+
+import envs
+from agents.compiled_policy import CompiledPolicy, load_policy
+from agents.ismcts import MAX_ITERATIONS, MAX_SECONDS
+from agents.search import guided_kernel
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_C_PUCT = 1.5  # for utilities in [0, 1]
+DEFAULT_VALUE_WEIGHT = 0.5  # the leaf's utility: this much the network's value, the rest a random playout
+MAX_C_PUCT = 100.0
+MAX_DEPTH = 64  # levels a descent goes below the root before the network evaluates
+_CHUNK = 16  # iterations per compiled call under a time budget (one clock check each)
+
+
+def check_options(iterations: Any = None, seconds: Any = None, c_puct: Any = None, value_weight: Any = None) -> None:
+    """ValueError unless the budget is iterations in 1..MAX_ITERATIONS or seconds in (0, MAX_SECONDS] (not both),
+    c_puct in [0, MAX_C_PUCT] and value_weight in [0, 1]; all finite."""
+    if iterations is not None and seconds is not None:
+        raise ValueError("guided takes a budget of iterations or of seconds, not both")
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
+    ):
+        raise ValueError(f"guided iterations must be a positive int, at most {MAX_ITERATIONS:,}; got {iterations!r}")
+    if seconds is not None and not (
+        isinstance(seconds, (int, float)) and math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS
+    ):
+        raise ValueError(f"guided seconds must be > 0 and at most {MAX_SECONDS:g} (finite), got {seconds!r}")
+    for name, value, hi in (("c_puct", c_puct, MAX_C_PUCT), ("value_weight", value_weight, 1.0)):
+        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= hi):
+            raise ValueError(f"guided {name} must be >= 0 and at most {hi:g} (finite), got {value!r}")
+
+
+class GuidedAgent:
+    """Plays the most visited root action of a policy-guided search (``agents.search.guided_loop``)."""
+
+    def __init__(
+        self,
+        game: str,
+        policy: CompiledPolicy,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c_puct: float | None = None,
+        value_weight: float | None = None,
+        seed: int | None = None,
+        name: str = "guided",
+    ) -> None:
+        check_options(iterations, seconds, c_puct, value_weight)
+        self.game = envs.game_name(game)
+        if envs.game_name(policy.game) != self.game:
+            raise ValueError(f"{policy.source} is a policy for {policy.game}, not {self.game}")
+        self._search = guided_kernel(self.game).guided_iterate
+        self.policy = policy
+        self.name = name
+        self.iterations = DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations
+        self.seconds = seconds
+        self.c_puct = DEFAULT_C_PUCT if c_puct is None else float(c_puct)
+        self.value_weight = DEFAULT_VALUE_WEIGHT if value_weight is None else float(value_weight)
+        self.last_iterations = 0
+        self._rng = np.random.default_rng(seed)
+        self._buffers: _Buffers | None = None
+        self._checked_game: Any = None
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def _check(self, game: Any) -> None:
+        """ValueError unless the env's game is the config the policy was exported for, with a return range."""
+        if game is self._checked_game:
+            return
+        from agents.compiled_policy import game_config_of
+
+        here = game_config_of(game)
+        if here != self.policy.info.game_config:
+            raise ValueError(
+                f"{self.policy.source} was exported for {self.policy.info.game} with config "
+                f"{self.policy.info.game_config}; this game has config {here}"
+            )
+        if game.returns_range() is None:
+            raise ValueError(f"guided search needs a game whose returns are bounded; {game.name} gives no range")
+        self._checked_game = game
+
+    def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        if legal.size == 0:
+            raise ValueError("no legal action in the mask: the agent was asked to act out of turn")
+        self._check(env.game)
+        seed = int(self._rng.integers(2**63))
+        if legal.size == 1:
+            return int(legal[0])
+        root = env.game.new_state()
+        root[0] = env.core_state
+        seat = env.possible_agents.index(env.agent_selection)
+        visits = self.search(root, seat, env.game, seed)
+        return int(np.argmax(np.where(observation["action_mask"] > 0, visits, -1.0)))
+
+    def search(self, root: np.ndarray, seat: int, game: Any, seed: int) -> np.ndarray:
+        """Visits of each root action after searching from ``root`` (one record) as ``seat``."""
+        if self._buffers is None or self._buffers.root.dtype != root.dtype:
+            self._buffers = _Buffers(root, game, self.policy)
+        buf = self._buffers
+        buf.load(root)
+        lo, hi = game.returns_range()
+        n_nodes, done = 1, 0
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        while True:
+            count = self.iterations - done if deadline is None else _CHUNK
+            if count <= 0:
+                break
+            buf.ensure(n_nodes)
+            n_nodes, ran = self._search(
+                buf.root_bytes, buf.work, buf.work_bytes, seat, np.uint64(seed), done, count, self.c_puct,
+                self.value_weight, float(lo), float(hi), buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.root_mask,
+                buf.child_of, buf.path, buf.returns, buf.util, buf.rollout_util, self.policy.kernel_args, buf.obs,
+                buf.obs_mask, buf.module_mask, buf.module_logits, buf.logits,
+            )  # fmt: skip
+            done += ran
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        visits = np.zeros(game.num_actions)
+        c = buf.tree_i[0, 2]
+        while c >= 0:
+            visits[buf.tree_i[c, 0]] = buf.tree_f[c, 0]
+            c = buf.tree_i[c, 3]
+        return visits
+
+
+class _Buffers:
+    """Tree arrays and scratch space for one state layout, reused from move to move."""
+
+    def __init__(self, root: np.ndarray, game: Any, policy: CompiledPolicy) -> None:
+        self.root = np.zeros(1, root.dtype)
+        self.root_bytes = self.root.view(np.uint8)
+        self.work = np.zeros(1, root.dtype)
+        self.work_bytes = self.work.view(np.uint8)
+        self.max_actions = type(game).max_actions
+        self.mask = np.zeros(self.max_actions, np.int8)
+        self.root_mask = np.ones(self.max_actions, np.int8)
+        self.child_of = np.full(self.max_actions, -1, np.int32)
+        self.obs = np.zeros(game.obs_size, np.float32)
+        self.obs_mask = np.zeros(self.max_actions, np.int8)
+        self.module_mask = np.zeros(policy.outputs, np.float32)
+        self.module_logits = np.zeros(policy.outputs, np.float32)
+        self.logits = np.zeros(self.max_actions, np.float32)
+        seats = len(root[0]["rewards"])
+        self.returns = np.zeros(seats, np.float64)
+        self.util = np.zeros(seats, np.float64)
+        self.rollout_util = np.zeros(seats, np.float64)
+        self.path = np.zeros(MAX_DEPTH, np.int32)
+        self.tree_i = np.zeros((0, 4), np.int32)
+        self.tree_f = np.zeros((0, 4), np.float64)
+
+    def load(self, root: np.ndarray) -> None:
+        self.root[0] = root[0]
+        self.ensure(1)
+        self.tree_i[0] = -1
+        self.tree_f[0] = 0.0
+
+    def ensure(self, nodes: int) -> None:
+        """Room for ``nodes`` plus one more iteration (each level of its descent adds at most a child per action)."""
+        need = nodes + self.max_actions * (MAX_DEPTH + 1)
+        if need <= len(self.tree_i):
+            return
+        cap = max(need, 2 * len(self.tree_i))
+        tree_i = np.zeros((cap, 4), np.int32)
+        tree_f = np.zeros((cap, 4), np.float64)
+        tree_i[: len(self.tree_i)] = self.tree_i
+        tree_f[: len(self.tree_f)] = self.tree_f
+        self.tree_i, self.tree_f = tree_i, tree_f
+
+
+def load_agent(path: str | os.PathLike, game: str, seed: int | None = None, **options: Any) -> GuidedAgent:
+    """The arena agent of ``guided:FILE[,...]`` for ``game``."""
+    from pathlib import Path
+
+    return GuidedAgent(game, load_policy(path, game), seed=seed, name=f"guided:{Path(path).name}", **options)

@@ -1,0 +1,217 @@
+"""Policy-guided IS-MCTS: a template compiled once per game (``agents.search.guided_kernel``).
+
+The names imported from ``envs.engine.contract`` are the game's own functions in each compiled copy
+(``envs.engine.templates``); the policy network is evaluated by ``envs.engine.policy_net``.
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012) with the selection and evaluation of
+AlphaZero (Silver et al. 2018): PUCT over the network's priors, and the network's value at the leaves,
+mixed with random playouts (AlphaGo's lambda; Silver et al. 2016). One iteration:
+
+1. copy the root record and ``determinize`` it for the searching seat (the search never reads hidden state);
+2. descend: at each node, the children legal in this determinization compete by
+   ``Q + c_puct * P * sqrt(availability) / (1 + visits)``, ``Q`` the child's mean utility for the seat that
+   moves there (``FIRST_PLAY_VALUE`` while unvisited), ``P`` its prior, ``availability`` how often it was
+   legal when its parent was visited; a legal action with no child yet (one this determinization
+   allows for the first time) gets one, its prior from the network at this node;
+3. at the first unvisited node (the leaf) the network reads the acting seat's observation: its policy
+   gives the leaf's children their priors, its value the leaf's utility; with ``value_weight < 1`` a
+   random playout from the leaf adds ``(1 - value_weight)`` of the game's ``utility`` of its end;
+4. back up each seat's utility in [0, 1]; a node gets the value of the seat that made its move.
+
+The value estimates the acting seat's return to come: its utility is ``(returns so far + value)`` scaled
+from ``[value_lo, value_hi]`` to [0, 1]; the other seats share the opposite of the value equally (the
+games searched this way are zero-sum). The descent stops ``path``'s length below the root.
+
+The tree lives in preallocated arrays: ``tree_i[n] = (action, mover, first_child, next_sibling)`` and
+``tree_f[n] = (visits, availability, value, prior)``; node 0 is the root. A call returns
+``(nodes, iterations done)``: it stops early when the next iteration might not fit the arrays (each level
+of a descent adds at most one child per action).
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.engine.contract import (
+    NUM_ACTIONS,
+    determinize,
+    legal_into,
+    observe_into,
+    random_playout,
+    step,
+    utility,
+)
+from envs.engine.policy_net import game_logits
+from envs.engine.rng import splitmix64
+
+FIRST_PLAY_VALUE = 0.5  # Q of an unvisited child: neutral, so the priors alone order the first visits
+
+
+@njit(cache=True)
+def add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes):
+    """A child of ``node`` for each legal action that has none, its prior the policy's softmax over the legal
+    actions; returns the node count."""
+    top = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and logits[a] > top:
+            top = logits[a]
+    total = 0.0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            total += np.exp(np.float64(logits[a]) - top)
+    for a in range(mask.shape[0]):
+        if mask[a] and child_of[a] < 0:
+            child = n_nodes
+            n_nodes += 1
+            tree_i[child, 0] = a
+            tree_i[child, 1] = mover
+            tree_i[child, 2] = -1
+            tree_i[child, 3] = tree_i[node, 2]
+            tree_i[node, 2] = child
+            tree_f[child, 0] = 0.0
+            tree_f[child, 1] = 0.0
+            tree_f[child, 2] = 0.0
+            tree_f[child, 3] = np.exp(np.float64(logits[a]) - top) / total
+            child_of[a] = child
+    return n_nodes
+
+
+@njit(cache=True)
+def puct_child(node, mover, mask, tree_i, tree_f, c_puct):
+    """The legal child of ``node`` (moved by ``mover``) of best PUCT score, its availability counted."""
+    best = -1
+    best_score = -1e300
+    c = tree_i[node, 2]
+    while c >= 0:
+        if tree_i[c, 1] == mover and mask[tree_i[c, 0]]:
+            tree_f[c, 1] += 1.0
+            visits = tree_f[c, 0]
+            q = tree_f[c, 2] / visits if visits > 0 else FIRST_PLAY_VALUE
+            score = q + c_puct * tree_f[c, 3] * np.sqrt(tree_f[c, 1]) / (1.0 + visits)
+            if score > best_score:
+                best_score = score
+                best = c
+        c = tree_i[c, 3]
+    return best
+
+
+@njit(cache=True)
+def value_utility(s, returns, value, value_lo, value_hi, util):
+    """Each seat's utility from the acting seat's value (module docstring)."""
+    n = util.shape[0]
+    mover = s.current
+    total = returns[mover] + value
+    span = value_hi - value_lo
+    util[mover] = min(1.0, max(0.0, (total - value_lo) / span))
+    for p in range(n):
+        if p != mover:
+            other = returns[p] - value / (n - 1)
+            util[p] = min(1.0, max(0.0, (other - value_lo) / span))
+
+
+@njit(cache=True)
+def guided_iterate(
+    root_bytes,
+    work,
+    work_bytes,
+    seat,
+    seed,
+    first,
+    count,
+    c_puct,
+    value_weight,
+    value_lo,
+    value_hi,
+    tree_i,
+    tree_f,
+    n_nodes,
+    mask,
+    root_mask,
+    child_of,
+    path,
+    returns,
+    util,
+    rollout_util,
+    policy,
+    obs,
+    obs_mask,
+    module_mask,
+    module_logits,
+    logits,
+):
+    params, layers, nets, spec, scalars, view = policy
+    s = work[0]
+    capacity = tree_i.shape[0]
+    done = 0
+    for it in range(first, first + count):
+        if n_nodes + NUM_ACTIONS * (path.shape[0] + 1) > capacity:  # each level may add a child per action
+            break
+        for k in range(root_bytes.shape[0]):
+            work_bytes[k] = root_bytes[k]
+        r = splitmix64(np.uint64(seed) + np.uint64(it) * np.uint64(0x9E3779B97F4A7C15))
+        determinize(s, seat, r)
+        returns[:] = 0.0
+        node = 0
+        depth = 0
+        leaf = tree_f[0, 0] == 0.0
+        while not s.done and not leaf and depth < path.shape[0]:
+            mover = s.current
+            legal_into(s, mask)
+            if depth == 0:
+                for a in range(mask.shape[0]):
+                    mask[a] &= root_mask[a]
+            c = tree_i[node, 2]
+            while c >= 0:
+                if tree_i[c, 1] == mover:
+                    child_of[tree_i[c, 0]] = c
+                c = tree_i[c, 3]
+            missing = False
+            for a in range(mask.shape[0]):
+                if mask[a] and child_of[a] < 0:
+                    missing = True
+                    break
+            if missing:  # legal here for the first time: priors from the network at this node
+                observe_into(s, mover, obs, obs_mask)
+                game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
+                n_nodes = add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes)
+            c = tree_i[node, 2]
+            while c >= 0:
+                child_of[tree_i[c, 0]] = -1
+                c = tree_i[c, 3]
+            child = puct_child(node, mover, mask, tree_i, tree_f, c_puct)
+            step(s, tree_i[child, 0])
+            for p in range(returns.shape[0]):
+                returns[p] += s.rewards[p]
+            path[depth] = child
+            depth += 1
+            node = child
+            leaf = tree_f[child, 0] == 0.0
+        if s.done:
+            utility(s, returns, util)
+        else:  # the leaf: the network's priors for its children and its value
+            mover = s.current
+            legal_into(s, mask)
+            if depth == 0:
+                for a in range(mask.shape[0]):
+                    mask[a] &= root_mask[a]
+            observe_into(s, mover, obs, obs_mask)
+            v = game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
+            if tree_i[node, 2] < 0:
+                n_nodes = add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes)
+                c = tree_i[node, 2]
+                while c >= 0:
+                    child_of[tree_i[c, 0]] = -1
+                    c = tree_i[c, 3]
+            value_utility(s, returns, np.float64(v), value_lo, value_hi, util)
+            if value_weight < 1.0:
+                r = splitmix64(r)
+                random_playout(s, r, returns)
+                utility(s, returns, rollout_util)
+                for p in range(util.shape[0]):
+                    util[p] = value_weight * util[p] + (1.0 - value_weight) * rollout_util[p]
+        tree_f[0, 0] += 1.0
+        for d in range(depth):
+            n = path[d]
+            tree_f[n, 0] += 1.0
+            tree_f[n, 2] += util[tree_i[n, 1]]
+        done += 1
+    return n_nodes, done

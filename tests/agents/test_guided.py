@@ -1,0 +1,110 @@
+"""Policy-guided IS-MCTS: it follows the network's priors where search has little to say, finds what search
+must find whatever the network says, plays whole legal games in every searchable game, never reads hidden
+state, and refuses bad specs with clear errors. The policies are random-weight files (numpy only)."""
+
+import numpy as np
+import pytest
+
+import envs
+from agents.compiled_policy import CompiledPolicy, save_policy
+from agents.guided import GuidedAgent
+from agents.match import play_game
+from agents.random_agent import RandomAgent
+from agents.registry import check_spec, make_agent
+from tests.agents.test_compiled_policy import DUEL, DUEL_CONFIG, candidate_arrays, mlp_arrays
+from tests.agents.test_hidden_information import _positions, _twin
+
+GAMES = [spec.name for spec in envs.specs() if spec.search is not None]
+KUHN = "kuhn_poker_v0"
+
+
+def _policy(game: str, seed: int = 0) -> CompiledPolicy:
+    return CompiledPolicy(mlp_arrays(game, seed=seed))
+
+
+def _favouring(game: str, action: int, strength: float) -> CompiledPolicy:
+    """A policy whose logits put ``strength`` on ``action`` (its pi head's bias) over near-zero weights."""
+    arrays = mlp_arrays(game)
+    for key in list(arrays):
+        if key.startswith("pi."):
+            arrays[key] = np.zeros_like(arrays[key])
+    last = max(int(k.split(".")[1]) for k in arrays if k.startswith("pi.") and k.endswith(".bias"))
+    arrays[f"pi.{last}.bias"][action] = strength
+    return CompiledPolicy(arrays)
+
+
+def _kuhn_facing_a_bet(card: int) -> tuple[object, np.ndarray, int]:
+    """Seat 1 holding ``card`` (0 Jack, 1 Queen, 2 King) after seat 0 bet: (game, root, seat)."""
+    env = envs.make(KUHN)
+    for seed in range(200):
+        env.reset(seed=seed)
+        if int(env.core_state["cards"][1]) == card:
+            break
+    env.step(env.game.action_from_name("bet"))
+    root = env.game.new_state()
+    root[0] = env.core_state
+    return env.game, root, 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_guided_agents_play_whole_legal_games(game):
+    env = envs.make(game, **(DUEL_CONFIG if game == DUEL else {}))
+    policy = CompiledPolicy(candidate_arrays()) if game == DUEL else _policy(game)
+    players = [GuidedAgent(game, policy, iterations=30, seed=1)]
+    players += [RandomAgent(seed) for seed in range(1, env.game.num_players)]
+    result = play_game(env, players, seed=4)
+    assert result is not None
+    assert env.core_state.done
+    assert players[0].last_iterations == 30 or players[0].last_iterations == 0  # 0: a forced last move
+
+
+def test_with_few_iterations_the_most_visited_move_is_the_policy_favourite():
+    game, root, seat = _kuhn_facing_a_bet(card=1)
+    for name in ("pass", "bet"):
+        action = game.action_from_name(name)
+        agent = GuidedAgent(KUHN, _favouring(KUHN, action, 8.0), iterations=6, c_puct=4.0, seed=0)
+        visits = agent.search(root, seat, game, seed=3)
+        assert int(np.argmax(visits)) == action, (name, visits)
+
+
+@pytest.mark.parametrize("value_weight", [0.0, 0.5])
+def test_search_overrules_a_misleading_prior_where_the_cards_decide(value_weight):
+    # facing a bet with the King, calling wins every time; with the Jack, it loses every time
+    for card, right in ((2, "bet"), (0, "pass")):
+        game, root, seat = _kuhn_facing_a_bet(card)
+        wrong = game.action_from_name("pass" if right == "bet" else "bet")
+        agent = GuidedAgent(KUHN, _favouring(KUHN, wrong, 3.0), iterations=2000, value_weight=value_weight, seed=0)
+        visits = agent.search(root, seat, game, seed=11)
+        assert int(np.argmax(visits)) == game.action_from_name(right), (card, visits)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_guided_search_is_identical_on_states_differing_only_in_hidden_information(game):
+    policy = _policy(game)
+    for g, root, seat in _positions(game):
+        twin = _twin(g, root, seat, seed=12345)
+        a = GuidedAgent(game, policy, iterations=60)
+        b = GuidedAgent(game, policy, iterations=60)
+        visits_a = a.search(root, seat, g, seed=7)
+        visits_b = b.search(twin, seat, g, seed=7)
+        np.testing.assert_array_equal(visits_a, visits_b)
+        np.testing.assert_array_equal(a._buffers.tree_f, b._buffers.tree_f)
+        assert a._buffers.tree_f[0, 0] == 60
+
+
+def test_bad_specs_and_mismatched_policies_are_refused(tmp_path):
+    path = save_policy(mlp_arrays("capivari_v0"), tmp_path / "capivari.npz")
+    for spec, message in (
+        ("guided", "needs a policy file"),
+        (f"guided:{path},iterations=0", "iterations must be a positive int"),
+        (f"guided:{path},iterations=10,seconds=1", "not both"),
+        (f"guided:{path},c_puct=-1", "c_puct must be >= 0"),
+        (f"guided:{path},value_weight=1.5", "value_weight must be >= 0 and at most 1"),
+        (f"guided:{path},depth=3", "unknown guided option"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            check_spec(spec)
+    with pytest.raises(ValueError, match="exported for capivari_v0"):
+        make_agent(f"guided:{path}", "horizonte")
+    with pytest.raises(ValueError, match="no reference policy is shipped for kuhn_poker_v0"):
+        make_agent("guided:reference", KUHN)
