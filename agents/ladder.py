@@ -1,0 +1,118 @@
+"""A standing ladder: a fixed roster of agents plays round robin, every table of ``players`` distinct agents from
+the roster one seat-rotated arena (``agents.arena.run_arena``), and one OpenSkill rating is computed over all the
+games (``agents.results.summarize``), so a new agent is placed by adding it to the roster.
+"""
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import envs
+from agents.arena import run_arena
+from agents.registry import check_spec, make_agent
+from agents.results import summarize
+
+# IS-MCTS at three fixed times per move, OpenSpiel's IS-MCTS at a fixed number of simulations (it has no clock)
+ROSTER = (
+    "random",
+    "heuristic",
+    "ismcts:seconds=0.01",
+    "ismcts:seconds=0.04",
+    "ismcts:seconds=0.16",
+    "openspiel-ismcts:iterations=100",
+)
+
+
+def roster_for(added: list[str] | None = None) -> list[str]:
+    """The fixed roster, then each added spec (checked; one already in the roster is not added twice)."""
+    out = list(ROSTER)
+    for spec in added or []:
+        check_spec(spec)
+        if spec.strip() not in out:
+            out.append(spec.strip())
+    return out
+
+
+def tables(roster: list[str], players: int) -> list[tuple[int, ...]]:
+    """Every table of ``players`` distinct roster entries (indices), or the whole roster if it is smaller."""
+    if len(roster) < players:
+        raise ValueError(f"a ladder at {players} seats needs at least {players} agents, got {len(roster)}")
+    return list(itertools.combinations(range(len(roster)), players))
+
+
+def run_ladder(
+    game: str,
+    roster: list[str],
+    games: int,
+    players: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    config: dict[str, Any] | None = None,
+    echo: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """``games`` games at every table of the round robin; the ratings, win rates and head-to-head over all of
+    them. Ctrl-C or SIGTERM stops it: the report then holds the tables finished and ``interrupted``."""
+    gid = envs.game_name(game)
+    config = dict(config or {})
+    env = envs.make(gid, **config)
+    n = players or len(env.possible_agents)
+    for spec in roster:  # an unknown agent, a bad budget, a missing policy file or one of another game: now
+        agent = make_agent(spec, gid, seed)
+        env.reset(seed=seed)
+        agent.act(env.observe(env.agent_selection), env)
+    records: list[dict[str, Any]] = []
+    seconds = [0.0] * len(roster)
+    moves = [0.0] * len(roster)
+    done: list[list[str]] = []
+    interrupted = None
+    for t, table in enumerate(tables(roster, n)):
+        specs = [roster[i] for i in table]
+        echo(f"table {t + 1}: {', '.join(specs)}")
+        try:
+            r = run_arena(gid, specs, games, players=n, seed=seed + 1000 * t, workers=workers, config=config,
+                          progress=False)  # fmt: skip
+        except KeyboardInterrupt as exc:
+            interrupted = "SIGTERM" if str(exc) == "SIGTERM" else "Ctrl-C"
+            break
+        for rec in r["records"]:
+            records.append(rec | {"lineup": [table[who] for who in rec["lineup"]], "index": len(records)})
+        for who, row in zip(table, r["agents"], strict=True):
+            seconds[who] += row["seconds_per_move"] * row["games"]
+            moves[who] += row["games"]
+        done.append(specs)
+    report = summarize(gid, roster, records) if records else {"agents": [], "head_to_head": []}
+    for i, row in enumerate(report["agents"]):
+        row["seconds_per_move"] = seconds[i] / moves[i] if moves[i] else None
+        mu, sigma = row["rating"]["mu"], row["rating"]["sigma"]
+        row["rating"]["ci95"] = [mu - 1.96 * sigma, mu + 1.96 * sigma]
+    return report | {
+        "game": gid,
+        "config": config,
+        "players": n,
+        "roster": roster,
+        "games_per_table": games,
+        "tables": done,
+        "games": len(records),
+        "seed": seed,
+        "interrupted": interrupted,
+    }
+
+
+def format_ladder(r: dict[str, Any]) -> str:
+    """The ladder's table, best rating first."""
+    lines = [
+        f"{r['game']}: {r['games']} games, {len(r['tables'])} tables of {r['players']}, seed {r['seed']}",
+        f"{'agent':<34}{'rating mu':>10}  {'95% (mu +- 1.96 sigma)':<22}{'games':>6}{'win rate':>9}  {'95% CI':<15}"
+        f"{'s/move':>8}",
+    ]
+    for a in sorted(r["agents"], key=lambda a: -a["rating"]["mu"]):
+        lo, hi = a["rating"]["ci95"]
+        wlo, whi = a["win_rate_ci95"]
+        spm = "-" if a["seconds_per_move"] is None else f"{a['seconds_per_move']:.3f}"
+        lines.append(
+            f"{a['agent']:<34}{a['rating']['mu']:>10.1f}  {f'[{lo:.1f}, {hi:.1f}]':<22}{a['games']:>6}"
+            f"{a['win_rate']:>9.1%}  {f'[{wlo:.1%}, {whi:.1%}]':<15}{spm:>8}"
+        )
+    if r.get("interrupted"):
+        lines.append(f"stopped by {r['interrupted']} after {len(r['tables'])} table(s)")
+    return "\n".join(lines)
