@@ -1,0 +1,194 @@
+"""Training from search (``tabuleiro train --algo exit``): a tiny run, resume, SIGTERM, bad settings."""
+
+import json
+import os
+import signal
+
+import numpy as np
+import pytest
+
+import envs
+from agents.compiled_policy import load_agent, load_policy
+from agents.guided import GuidedAgent
+from agents.manifest import verify_checkpoint
+
+TINY = {
+    "games": 2,
+    "moves_per_iteration": 30,
+    "search_iterations": 4,
+    "hiddens": [16],
+    "min_buffer": 4,
+    "batch_size": 16,
+    "updates_per_iteration": 2,
+    "eval_games": 4,
+    "eval_steps": 4,
+}
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def _settings(**extra):
+    from training.search_training import checked_settings
+
+    return checked_settings("capivari", {}, 0, {**TINY, **extra})
+
+
+def _rows(out):
+    return [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+
+
+def test_a_tiny_run_writes_a_policy_file_that_plays_and_progress_rows(tmp_path):
+    from training.loop import format_progress
+    from training.search_training import train_from_search
+
+    out = tmp_path / "run"
+    meta = train_from_search(_settings(), out, iterations=2, checkpoint_every=1, echo=lambda line: None)
+    assert meta["algo"] == "exit" and meta["iteration"] == 2 and "interrupted" not in meta
+    rows = _rows(out)
+    assert [r["iteration"] for r in rows] == [1, 2]
+    assert all(r["decisions"] == 2 * 30 for r in rows)
+    assert sum(r["episodes"] for r in rows) >= 1  # a Capivari game is shorter than 60 decisions
+    assert rows[-1]["loss"] is not None and rows[-1]["buffer"] > 0
+    assert set(rows[-1]["opponents"]) <= {"random", "heuristic"}
+    format_progress(rows[-1])  # PPO's progress line reads the row
+    policy = load_policy(out, "capivari")
+    assert (out / "checkpoint" / "policy.npz").read_bytes() == (out / "policy.npz").read_bytes()
+    env = envs.make("capivari")
+    env.reset(seed=3)
+    observation = env.observe(env.agent_selection)
+    action = load_agent(out, "capivari").act(observation, env)
+    assert observation["action_mask"][action]
+    guided = GuidedAgent("capivari", policy, iterations=8, seed=0)
+    assert observation["action_mask"][guided.act(observation, env)]
+    verify_checkpoint(out / "checkpoint")
+
+
+def test_resume_continues_the_iteration_count_and_the_buffer(tmp_path):
+    from training.search_training import train_from_search
+
+    out = tmp_path / "run"
+    train_from_search(_settings(), out, iterations=2, checkpoint_every=5, echo=lambda line: None)
+    first = _rows(out)
+    lines = []
+    meta = train_from_search(None, out, iterations=3, resume=out, echo=lines.append)
+    assert meta["iteration"] == 3 and tuple(meta["settings"]["hiddens"]) == (16,)
+    assert any(line.startswith("resumed capivari_v0") and "iteration 2" in line for line in lines)
+    rows = _rows(out)
+    assert [r["iteration"] for r in rows] == [1, 2, 3]
+    assert rows[:2] == first
+    assert rows[2]["positions"] >= first[1]["positions"]  # the buffer came back with the checkpoint
+    assert meta["env_steps"] == sum(r["env_steps"] for r in rows)
+    with pytest.raises(ValueError, match="already holds a training run"):
+        train_from_search(_settings(), out, iterations=4)
+
+
+def test_sigterm_leaves_a_complete_checkpoint_to_resume_from(tmp_path):
+    from training import search_checkpoint
+    from training.search_training import train_from_search
+
+    out = tmp_path / "run"
+
+    def echo(line):
+        if line.startswith("iter    1"):
+            os.kill(os.getpid(), signal.SIGTERM)  # as a scheduler would, in the middle of the run
+
+    meta = train_from_search(_settings(), out, iterations=50, checkpoint_every=100, echo=echo)
+    assert meta["interrupted"] == "SIGTERM" and meta["iteration"] < 50
+    ckpt = search_checkpoint.newest(out)
+    assert ckpt == out / "checkpoint"
+    verify_checkpoint(ckpt)
+    assert json.loads((ckpt / "tabuleiro_train.json").read_text())["iteration"] == meta["iteration"]
+    load_policy(out, "capivari")
+    again = train_from_search(None, out, iterations=meta["iteration"] + 1, resume=out, echo=lambda line: None)
+    assert again["iteration"] == meta["iteration"] + 1
+
+
+def test_an_interrupted_save_resumes_from_the_newest_complete_checkpoint(tmp_path):
+    from training import search_checkpoint
+    from training.search_training import train_from_search
+
+    out = tmp_path / "run"
+    train_from_search(_settings(), out, iterations=1, echo=lambda line: None)
+    (out / "checkpoint").rename(out / "checkpoint.old")  # killed between the two renames
+    (out / "checkpoint.tmp").mkdir()  # and a half-written new one
+    (out / "checkpoint.tmp" / "policy.npz").write_bytes(b"half")
+    assert search_checkpoint.newest(out) == out / "checkpoint.old"
+    meta = train_from_search(None, out, iterations=2, resume=out, echo=lambda line: None)
+    assert meta["iteration"] == 2
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith("checkpoint")) == ["checkpoint"]
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"gamez": 3}, "no setting 'gamez'"),
+        ({"games": 0}, "games=0: must be an int"),
+        ({"games": 2.5}, "games=2.5: must be an int"),
+        ({"search_iterations": True}, "search_iterations=True"),
+        ({"value_weight": 2}, r"value_weight=2: must be a number in \[0, 1\]"),
+        ({"lr": float("nan")}, "lr=nan"),
+        ({"hiddens": [0]}, "hiddens"),
+        ({"hiddens": "big"}, "hiddens"),
+        ({"seed": 1}, "give it with --seed"),
+        ({"min_buffer": 50, "buffer_size": 10}, "min_buffer=50 exceeds buffer_size=10"),
+        ({"init_policy": "/no/such/policy.npz"}, "does not exist"),
+        ({"init_policy": 3}, "must be the path of a policy file"),
+    ],
+)
+def test_bad_settings_are_refused_with_their_name(values, message):
+    from training.search_training import checked_settings
+
+    with pytest.raises(ValueError, match=message):
+        checked_settings("capivari", {}, 0, values)
+
+
+def test_a_warm_start_file_of_another_game_or_config_is_refused(tmp_path):
+    from training.search_training import checked_settings, train_from_search
+
+    train_from_search(_settings(), tmp_path / "run", iterations=1, echo=lambda line: None)
+    path = str(tmp_path / "run" / "policy.npz")
+    with pytest.raises(ValueError, match="is a policy for capivari_v0"):
+        checked_settings("kuhn_poker", {}, 0, {"init_policy": path})
+    with pytest.raises(ValueError, match="is a policy for capivari_v0 with config"):
+        checked_settings("capivari", {"subtract_points": 2}, 0, {"init_policy": path})
+
+
+def test_bad_budgets_and_runs_are_refused(tmp_path):
+    from training.search_training import train_from_search
+
+    for kwargs in ({}, {"minutes": 0}, {"minutes": float("inf")}, {"iterations": 0}):
+        with pytest.raises(ValueError, match="budget"):
+            train_from_search(_settings(), tmp_path / "a", **kwargs)
+    with pytest.raises(ValueError, match="no complete checkpoint"):
+        train_from_search(None, tmp_path / "b", iterations=1, resume=tmp_path)
+    ppo = tmp_path / "ppo"
+    (ppo / "checkpoint").mkdir(parents=True)
+    (ppo / "checkpoint" / "tabuleiro_train.json").write_text(json.dumps({"game": "capivari_v0", "iteration": 1}))
+    from tabuleiro.cli import main
+
+    assert main(["train", "capivari", "--resume", str(ppo), "--algo", "exit", "--iterations", "1"]) == 2
+    argv = ["train", "capivari", "--algo", "exit", "--iterations", "1", "--out", str(tmp_path / "c")]
+    assert main(argv + ["--pool", "random=1"]) == 2  # a PPO option
+    assert main(argv + ["--set", "games=-1"]) == 2
+    assert main(argv + ["--set", "clip_param=0.1"]) == 2  # PPO's setting, not this one's
+    assert not (tmp_path / "c" / "progress.jsonl").exists()
+
+
+def test_a_warm_start_from_a_policy_file_starts_from_its_weights(tmp_path):
+    from training.search_training import train_from_search
+
+    out = tmp_path / "first"
+    train_from_search(_settings(), out, iterations=1, echo=lambda line: None)
+    s = _settings(init_policy=str(out / "policy.npz"), hiddens=[8], updates_per_iteration=0)
+    assert s.hiddens == (16,)  # the file's widths
+    second = tmp_path / "second"
+    train_from_search(s, second, iterations=1, echo=lambda line: None)
+    a, b = load_policy(out, "capivari"), load_policy(second, "capivari")
+    obs = np.zeros((1, a.info.obs_size), np.float32)
+    mask = np.ones((1, a.outputs), np.float32)
+    np.testing.assert_array_equal(a.forward(obs, mask)[0], b.forward(obs, mask)[0])  # no update ran

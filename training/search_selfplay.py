@@ -1,0 +1,113 @@
+"""Self-play by policy-guided search on the batch kernels: every seat of every game is the searching learner.
+
+``SelfPlay`` keeps ``games`` games in one ``envs.batch.BatchEnv`` (stepped in one compiled call a move, auto-reset
+when a game ends). At each move the compiled guided search (``agents.guided.GuidedAgent.search``, one call a game:
+determinized, it never reads hidden state) gives the root visit counts; the move played is drawn from them in a
+game's first ``temperature_moves`` decisions and is their argmax after. When a game ends, its decisions come out
+with their targets (``training.search_targets``): visit distributions and each decision's return to come.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.compiled_policy import CompiledPolicy
+from agents.guided import GuidedAgent
+from envs.batch import BatchEnv
+from training.search_targets import choose, visit_target
+
+
+@dataclass
+class Played:
+    """The positions of the games that ended during ``SelfPlay.play``, with their targets, and counts."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+    decisions: int = 0  # decisions made (those of games still running included)
+    searches: int = 0  # decisions searched (the others had one legal action)
+    games: int = 0  # games ended
+    first_seat_wins: int = 0
+    lengths: list[int] = field(default_factory=list)
+
+
+class SelfPlay:
+    """``games`` games of the guided search against itself (module docstring)."""
+
+    def __init__(
+        self,
+        game: Any,
+        policy: CompiledPolicy,
+        games: int,
+        search_iterations: int,
+        c_puct: float,
+        value_weight: float,
+        temperature_moves: int,
+        seed: int,
+    ) -> None:
+        if game.returns_range() is None:
+            raise ValueError(f"training from search needs a game whose returns are bounded; {game.name} gives no range")
+        self.game = game
+        self.agent = GuidedAgent(
+            game.name, policy, iterations=search_iterations, c_puct=c_puct, value_weight=value_weight, seed=seed
+        )
+        self.temperature_moves = int(temperature_moves)
+        self.rng = np.random.default_rng([seed, 0x5E1F])
+        self.env = BatchEnv(game, games, seed=seed, threads=1)
+        self.obs, self.masks, self.seats = self.env.reset()
+        n, players = games, game.num_players
+        self.returns = np.zeros((n, players), np.float64)
+        self.moves = np.zeros(n, np.int64)
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [[] for _ in range(n)]
+
+    def set_policy(self, policy: CompiledPolicy) -> None:
+        """Search with ``policy`` from the next move on (the same game and layout as before)."""
+        self.agent.policy = policy
+
+    def play(self, moves: int) -> Played:
+        """``moves`` moves in every game; the positions of the games that ended meanwhile."""
+        rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
+        counts = {"decisions": 0, "searches": 0, "games": 0, "first_seat_wins": 0}
+        lengths: list[int] = []
+        n = self.env.num_envs
+        for _ in range(moves):
+            actions = np.zeros(n, np.int64)
+            for i in range(n):
+                mask = self.masks[i]
+                seat = int(self.seats[i])
+                if np.count_nonzero(mask) == 1:
+                    visits = (mask > 0).astype(np.float64)
+                else:
+                    seed = int(self.rng.integers(2**63))
+                    visits = self.agent.search(self.env.states[i : i + 1], seat, self.game, seed)
+                    counts["searches"] += 1
+                target = visit_target(visits, mask)
+                self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
+                actions[i] = choose(visits, mask, self.moves[i] < self.temperature_moves, self.rng)
+                self.moves[i] += 1
+            counts["decisions"] += n
+            self.obs, self.masks, self.seats, rewards, dones = self.env.step(actions)
+            self.returns[:, : rewards.shape[1]] += rewards
+            for i in np.flatnonzero(dones):
+                final = self.returns[i]
+                rows.extend(
+                    (obs, mask, target, float(final[seat] - before))
+                    for obs, mask, target, seat, before in self.pending[i]
+                )
+                counts["games"] += 1
+                counts["first_seat_wins"] += int(final[0] > np.delete(final, 0).max())
+                lengths.append(int(self.moves[i]))
+                self.pending[i] = []
+                self.returns[i] = 0.0
+                self.moves[i] = 0
+        g = self.game
+        return Played(
+            obs=np.stack([r[0] for r in rows]) if rows else np.zeros((0, g.obs_size), np.float32),
+            mask=np.stack([r[1] for r in rows]) if rows else np.zeros((0, g.num_actions), np.int8),
+            policy=np.stack([r[2] for r in rows]) if rows else np.zeros((0, g.num_actions), np.float32),
+            value=np.array([r[3] for r in rows], np.float32),
+            lengths=lengths,
+            **counts,
+        )

@@ -1,0 +1,390 @@
+"""Training from search (``tabuleiro train GAME --algo exit``): expert iteration with the compiled guided search.
+
+Anthony et al. 2017 (expert iteration) and Silver et al. 2018 (AlphaZero): the apprentice (``SearchNet``, a masked
+MLP) guides the expert (``agents.guided``: determinized PUCT search over its priors and value) in self-play
+(``training.search_selfplay``); the network then learns the search's root visit distributions (cross-entropy) and
+the games' outcomes (squared error) from a replay buffer. One iteration: ``moves_per_iteration`` moves in each of
+``games`` self-play games, then ``updates_per_iteration`` minibatches, then ``eval_steps`` steps of the network
+alone (argmax) against random and the heuristic in ``GameVectorEnv`` (the curves' win rates).
+
+The run folder is PPO's (``training.loop``): ``checkpoint/`` (``training.search_checkpoint``), ``policy.npz``
+beside it, ``progress.jsonl`` (PPO's row keys, so ``format_progress`` and ``tabuleiro learning --from-run`` read
+it), ``train.lock``; the budget is the total across resumes; Ctrl-C or SIGTERM saves a checkpoint.
+"""
+
+import dataclasses
+import json
+import math
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+import envs
+from agents.compiled_policy import POLICY_FILE, CompiledPolicy, game_config_of, read_arrays
+from envs.files import append_line, write_atomic
+from training import search_checkpoint
+from training.loop import CHECKPOINT, PROGRESS, _terminate_as_interrupt, format_progress, run_lock, trim_progress
+from training.search_net import SearchNet, file_hiddens, load_net_arrays, net_arrays
+from training.search_selfplay import Played, SelfPlay
+from training.search_targets import ReplayBuffer
+from training.vector_env import GameVectorEnv, quiet_threading_layer
+
+ALGO = "exit"  # expert iteration
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The knobs of training from search (``tabuleiro train --algo exit --set KEY=VALUE``)."""
+
+    game: str
+    game_config: dict = dataclasses.field(default_factory=dict)
+    seed: int = 0
+    hiddens: tuple[int, ...] = (256, 256)
+    init_policy: str | None = None  # a policy file (a plain masked MLP) to start from; None: from scratch
+    games: int = 32  # self-play games played side by side
+    moves_per_iteration: int = 8  # moves in each game per iteration
+    search_iterations: int = 64  # guided search iterations per move
+    c_puct: float = 1.5
+    value_weight: float = 0.5  # the network's share of a leaf's value in the search (the rest: a random playout)
+    temperature_moves: int = 12  # a game's first decisions drawn from the visits; argmax after
+    buffer_size: int = 20_000  # positions kept
+    min_buffer: int = 512  # no update before the buffer holds this many
+    batch_size: int = 256
+    updates_per_iteration: int = 8
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    value_loss_weight: float = 1.0
+    eval_games: int = 64  # games of the network alone (argmax) against random and the heuristic; 0: none
+    eval_steps: int = 16  # steps of those games per iteration
+
+
+# name -> (kind, low, high): every setting a --set may give, with its bounds
+_BOUNDS: dict[str, tuple[type, float, float]] = {
+    "games": (int, 1, 4096),
+    "moves_per_iteration": (int, 1, 100_000),
+    "search_iterations": (int, 1, 1_000_000),
+    "c_puct": (float, 0.0, 100.0),
+    "value_weight": (float, 0.0, 1.0),
+    "temperature_moves": (int, 0, 1_000_000),
+    "buffer_size": (int, 1, 10_000_000),
+    "min_buffer": (int, 1, 10_000_000),
+    "batch_size": (int, 1, 65_536),
+    "updates_per_iteration": (int, 0, 100_000),
+    "lr": (float, 1e-9, 1.0),
+    "weight_decay": (float, 0.0, 1.0),
+    "value_loss_weight": (float, 0.0, 1000.0),
+    "eval_games": (int, 0, 4096),
+    "eval_steps": (int, 1, 100_000),
+}
+OWN_OPTIONS = {"game": "the GAME argument", "game_config": "--config KEY=VALUE", "seed": "--seed"}
+
+
+def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: dict[str, Any]) -> SearchSettings:
+    """``SearchSettings`` from ``--set`` values, each checked (a known name, a value of the right kind and range,
+    ``hiddens`` a list of 1-8 widths in 1..4096, ``init_policy`` a loadable plain MLP for this game); ValueError
+    naming the setting otherwise."""
+    settable = sorted({f.name for f in dataclasses.fields(SearchSettings)} - set(OWN_OPTIONS))
+    for key, value in values.items():
+        if key in OWN_OPTIONS:
+            raise ValueError(f"--set {key}: give it with {OWN_OPTIONS[key]}")
+        if key not in settable:
+            raise ValueError(f"--set: no setting {key!r} of training from search; settings: {', '.join(settable)}")
+        if key in _BOUNDS:
+            kind, lo, hi = _BOUNDS[key]
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if (
+                not number
+                or (kind is int and not isinstance(value, int))
+                or not (math.isfinite(value) and lo <= value <= hi)
+            ):
+                raise ValueError(
+                    f"--set {key}={value!r}: must be {'an int' if kind is int else 'a number'} in [{lo:g}, {hi:g}]"
+                )
+    hiddens = values.get("hiddens", SearchSettings.hiddens)
+    if (
+        not isinstance(hiddens, (list, tuple))
+        or not 1 <= len(hiddens) <= 8
+        or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 4096 for h in hiddens)
+    ):
+        raise ValueError(f"--set hiddens={hiddens!r}: must be a list of 1 to 8 layer widths in 1..4096")
+    init = values.get("init_policy")
+    if init is not None and not isinstance(init, str):
+        raise ValueError(f"--set init_policy={init!r}: must be the path of a policy file (a string)")
+    settings = SearchSettings(
+        game=envs.game_name(game), game_config=dict(game_config), seed=seed, **{**values, "hiddens": tuple(hiddens)}
+    )
+    if settings.min_buffer > settings.buffer_size:
+        raise ValueError(f"--set min_buffer={settings.min_buffer} exceeds buffer_size={settings.buffer_size}")
+    game_obj = envs.make(settings.game, **settings.game_config).game
+    if game_obj.returns_range() is None:
+        raise ValueError(f"training from search needs a game whose returns are bounded; {settings.game} gives no range")
+    if envs.spec(settings.game).search is None:
+        raise ValueError(f"{settings.game} has no search hooks: training from search needs them")
+    if init is not None:
+        arrays = read_arrays(Path(init).expanduser())
+        policy = CompiledPolicy(arrays, repr(init))  # every check of a policy file
+        if envs.game_name(policy.game) != settings.game or policy.info.game_config != game_config_of(game_obj):
+            raise ValueError(
+                f"--set init_policy={init!r} is a policy for {policy.game} with config {policy.info.game_config}, "
+                f"not for {settings.game} with config {game_config_of(game_obj)}"
+            )
+        hiddens_file = file_hiddens(arrays, repr(init))
+        settings = dataclasses.replace(settings, hiddens=hiddens_file)
+    return settings
+
+
+def settings_from_json(d: dict[str, Any]) -> SearchSettings:
+    return SearchSettings(**{**d, "hiddens": tuple(d["hiddens"])})
+
+
+class _Learner:
+    """The network, its optimizer and the buffer; ``update`` runs the minibatches of one iteration."""
+
+    def __init__(self, s: SearchSettings, game: Any) -> None:
+        torch.manual_seed(s.seed)
+        self.net = SearchNet(game.obs_size, game.num_actions, s.hiddens)
+        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=s.lr, weight_decay=s.weight_decay)
+        self.buffer = ReplayBuffer(s.buffer_size, game.obs_size, game.num_actions)
+        self.s = s
+
+    def update(self, rng: np.random.Generator) -> dict[str, float | None]:
+        """The iteration's minibatches (none while the buffer is short of ``min_buffer``); mean losses, or None."""
+        s = self.s
+        losses: dict[str, list[float]] = {"loss": [], "policy_loss": [], "vf_loss": [], "entropy": []}
+        if self.buffer.size >= s.min_buffer:
+            for _ in range(s.updates_per_iteration):
+                obs, mask, target, value = (torch.from_numpy(a) for a in self.buffer.sample(s.batch_size, rng))
+                logits, v = self.net(obs, mask.float())
+                logp = torch.log_softmax(logits, dim=-1).clamp_min(-1e30)  # masked: finite, times a 0 target
+                policy_loss = -(target * logp).sum(-1).mean()
+                vf_loss = ((v - value) ** 2).mean()
+                loss = policy_loss + s.value_loss_weight * vf_loss
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                entropy = -(logp.exp() * logp).sum(-1).mean()
+                for key, x in zip(losses, (loss, policy_loss, vf_loss, entropy), strict=True):
+                    losses[key].append(float(x.detach()))
+        return {k: (float(np.mean(v)) if v else None) for k, v in losses.items()}
+
+    def policy(self, game: Any) -> CompiledPolicy:
+        """The network as the compiled search reads it (non-finite weights refused: a diverged run stops)."""
+        return CompiledPolicy(net_arrays(self.net, game), "<the network in training>")
+
+
+class _Evaluation:
+    """The network alone (argmax, compiled) against random and the heuristic, ``eval_steps`` steps an iteration."""
+
+    def __init__(self, s: SearchSettings) -> None:
+        self.env = GameVectorEnv(
+            s.game, s.eval_games, seed=s.seed + 7_919, opponents={"random": 0.25, "heuristic": 0.75}, **s.game_config
+        )
+        self.obs, _ = self.env.reset(seed=s.seed + 7_919)
+        self.steps = s.eval_steps
+
+    def run(self, policy: CompiledPolicy) -> dict[str, Any]:
+        for _ in range(self.steps):
+            logits, _ = policy.forward(self.obs["observations"], self.obs["action_mask"])
+            self.obs, *_ = self.env.step(logits.argmax(axis=1))
+        opponents = {}
+        for kind, o in self.env.pop_stats()["opponents"].items():
+            games = o["games"]
+            opponents[kind] = o | ({"win_rate": o["wins"] / games, "mean_score": o["score"] / games} if games else {})
+        return opponents
+
+
+def train_from_search(
+    settings: SearchSettings | None,
+    out: str | Path,
+    minutes: float | None = None,
+    iterations: int | None = None,
+    resume: str | Path | None = None,
+    checkpoint_every: int = 10,
+    echo: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Train until the budget is spent (or Ctrl-C / SIGTERM); returns the final checkpoint's metadata (with
+    ``interrupted`` when stopped so). ``resume``: a run folder or its checkpoint, whose settings are reused."""
+    if minutes is None and iterations is None:
+        raise ValueError("give a budget: minutes or iterations")
+    if (minutes is not None and not (isinstance(minutes, (int, float)) and math.isfinite(minutes) and minutes > 0)) or (
+        iterations is not None and iterations < 1
+    ):
+        raise ValueError(f"the budget must be positive and finite, got minutes={minutes!r}, iterations={iterations!r}")
+    if settings is None and resume is None:
+        raise ValueError("give settings, or a run to resume")
+    out = Path(out)
+    if resume is None and (out / PROGRESS).is_file() and (out / PROGRESS).stat().st_size > 0:
+        raise ValueError(f"{str(out)!r} already holds a training run: continue it with --resume, or give another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    with run_lock(out):
+        return _train(settings, out, minutes, iterations, resume, checkpoint_every, echo)
+
+
+def _train(
+    settings: SearchSettings | None,
+    out: Path,
+    minutes: float | None,
+    iterations: int | None,
+    resume: str | Path | None,
+    checkpoint_every: int,
+    echo: Callable[[str], None],
+) -> dict[str, Any]:
+    quiet_threading_layer()
+    state = {"iteration": 0, "elapsed_s": 0.0, "env_steps": 0}
+    ckpt = None
+    if resume is not None:
+        ckpt = search_checkpoint.find(Path(resume))
+        meta = json.loads((ckpt / search_checkpoint.TRAIN_INFO).read_text())
+        if meta.get("algo") != ALGO:
+            raise ValueError(f"{str(resume)!r} was trained with --algo {meta.get('algo', 'ppo')}, not {ALGO}")
+        loaded = settings_from_json(meta["settings"])
+        if settings is not None and settings.game != loaded.game:
+            raise ValueError(f"{str(resume)!r} trains {loaded.game}, not {settings.game}")
+        settings = loaded
+        state = {k: meta[k] for k in state}
+    assert settings is not None
+    game = envs.make(settings.game, **settings.game_config).game
+    learner = _Learner(settings, game)
+    if ckpt is not None:
+        search_checkpoint.load(ckpt, learner.net, learner.optimizer, learner.buffer)
+        trim_progress(out / PROGRESS, state["iteration"], echo)
+        echo(f"resumed {settings.game} from {ckpt} at iteration {state['iteration']}")
+    elif settings.init_policy is not None:
+        path = Path(settings.init_policy).expanduser()
+        load_net_arrays(learner.net, read_arrays(path), repr(str(path)))
+    # a resumed run continues with fresh draws (seed shifted by the iterations done), still reproducible
+    seed = settings.seed + 1_000_003 * state["iteration"]
+    torch.manual_seed(seed)
+    selfplay = SelfPlay(
+        game,
+        learner.policy(game),
+        settings.games,
+        settings.search_iterations,
+        settings.c_puct,
+        settings.value_weight,
+        settings.temperature_moves,
+        seed,
+    )
+    evaluation = _Evaluation(settings) if settings.eval_games > 0 else None
+    rng = np.random.default_rng([settings.seed, state["iteration"], 0xE817])
+    return _run(
+        learner, selfplay, evaluation, game, settings, out, state, minutes, iterations, checkpoint_every, rng, echo
+    )
+
+
+def _run(
+    learner: _Learner,
+    selfplay: SelfPlay,
+    evaluation: _Evaluation | None,
+    game: Any,
+    settings: SearchSettings,
+    out: Path,
+    state: dict[str, Any],
+    minutes: float | None,
+    iterations: int | None,
+    checkpoint_every: int,
+    rng: np.random.Generator,
+    echo: Callable[[str], None],
+) -> dict[str, Any]:
+    budget_s = None if minutes is None else 60.0 * minutes
+    last_s = 0.0
+    saved_at = state["iteration"]
+
+    def meta() -> dict[str, Any]:
+        return {
+            "algo": ALGO,
+            "game": settings.game,
+            "game_config": settings.game_config,
+            "settings": asdict(settings),
+        } | {k: state[k] for k in ("iteration", "elapsed_s", "env_steps")}
+
+    def more() -> bool:
+        if iterations is not None and state["iteration"] >= iterations:
+            return False
+        return budget_s is None or state["elapsed_s"] + last_s <= budget_s
+
+    def save() -> None:
+        ckpt = search_checkpoint.save(out, learner.net, learner.optimizer, learner.buffer, game, meta())
+        write_atomic(out / POLICY_FILE, (ckpt / POLICY_FILE).read_bytes())  # the arena's policy:RUN
+
+    previous = _terminate_as_interrupt()
+    interrupted = None
+    try:
+        log = os.open(out / PROGRESS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            while more():
+                t0 = time.perf_counter()
+                played = selfplay.play(settings.moves_per_iteration)
+                learner.buffer.add(played.obs, played.mask, played.policy, played.value)
+                sample_s = time.perf_counter() - t0
+                losses = learner.update(rng)
+                policy = learner.policy(game)
+                selfplay.set_policy(policy)
+                opponents = evaluation.run(policy) if evaluation is not None else {}
+                last_s = time.perf_counter() - t0
+                state["iteration"] += 1
+                state["elapsed_s"] += last_s
+                state["env_steps"] += played.decisions
+                row = _progress_row(state, last_s, sample_s, played, losses, opponents, learner.buffer)
+                append_line(log, json.dumps(row))  # whole lines only, fsynced
+                echo(format_progress(row) + f"  games {played.games}  buffer {learner.buffer.size}")
+                if state["iteration"] - saved_at >= checkpoint_every:
+                    save()
+                    saved_at = state["iteration"]
+        finally:
+            os.close(log)
+    except KeyboardInterrupt as exc:
+        interrupted = "SIGTERM" if str(exc) == "SIGTERM" else "Ctrl-C"
+        echo("interrupted: saving a checkpoint to resume from (tabuleiro train --resume)")
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    if state["iteration"] > saved_at or search_checkpoint.newest(out) is None:
+        save()
+    echo(f"checkpoint: {out / CHECKPOINT}  ({state['iteration']} iterations, {state['elapsed_s'] / 60:.1f} min)")
+    return meta() | ({"interrupted": interrupted} if interrupted else {})
+
+
+def _progress_row(
+    state: dict[str, Any],
+    seconds: float,
+    sample_s: float,
+    played: Played,
+    losses: dict[str, float | None],
+    opponents: dict[str, Any],
+    buffer: ReplayBuffer,
+) -> dict[str, Any]:
+    """PPO's progress row keys (``training.loop.progress_row``) with self-play's numbers: every decision is the
+    learner's (``sample_s``: self-play's wall-clock time), ``opponents`` the network alone against each kind."""
+    rate = played.decisions / seconds if seconds > 0 else 0.0
+    return {
+        "iteration": state["iteration"],
+        "elapsed_s": round(state["elapsed_s"], 2),
+        "iteration_s": round(seconds, 3),
+        "sample_s": round(sample_s, 3),
+        "learn_s": round(max(seconds - sample_s, 0.0), 3),
+        "env_steps": played.decisions,
+        "env_steps_lifetime": state["env_steps"],
+        "steps_per_s": rate,
+        "learner_decisions": played.decisions,
+        "decisions": played.decisions,
+        "learner_decisions_per_s": rate,
+        "decisions_per_s": rate,
+        "episodes": played.games,
+        **losses,
+        "opponents": opponents,
+        "snapshots": [],
+        "new_snapshot": None,
+        "algo": ALGO,
+        "searches": played.searches,
+        "buffer": buffer.size,
+        "positions": buffer.added,
+        "mean_game_length": float(np.mean(played.lengths)) if played.lengths else None,
+    }
