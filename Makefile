@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 TORCH  := torch==2.13.0
 export RAY_AUTH_MODE ?= disabled
 
-.PHONY: demo test lint venv clean
+.PHONY: demo test lint venv clean browser
 
 venv: $(STAMP)
 
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install $(TORCH)
-	$(PY) -m pip install -e '.[dev,rl,peers,pgx]'
+	$(PY) -m pip install -e '.[dev,rl,peers,pgx,web,clients]'
 	touch $(STAMP)
 
 lint: $(STAMP)
@@ -24,7 +24,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 
-test: lint
+# the browser tests (tests/web) drive Debian's chromium: playwright cannot download its own browsers here
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+test: lint browser
 	$(PY) -m pytest -n 2 -q
 
 demo: $(STAMP)

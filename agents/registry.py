@@ -1,8 +1,8 @@
 """Agents by name: ``make_agent("ismcts:iterations=2000", "capivari_v0", seed=1)``.
 
 A spec is a name, optionally followed by ``:key=value,key=value`` options; ``rllib:<checkpoint>``
-takes a path (and options after it: ``rllib:/ckpt/dir,deterministic=true``), as does ``policy:<file.npz>``
-(``policy:runs/x/policy.npz,sample=true``).
+takes a path (and options after it: ``rllib:/ckpt/dir,deterministic=true``), as do ``policy:<file.npz>``
+(``policy:runs/x/policy.npz,sample=true``) and ``guided:<file.npz>`` (``guided:reference,seconds=0.05``).
 """
 
 import importlib
@@ -100,6 +100,24 @@ def _policy(game: str, seed: int | None, options: dict[str, str], path: str) -> 
     return load_agent(path, game, seed=seed, **_policy_options(options))
 
 
+def _guided_options(options: dict[str, str]) -> dict[str, Any]:
+    """The keyword arguments of ``GuidedAgent`` from a spec's options, typed and range-checked."""
+    from agents.guided import check_options
+
+    kinds = {"iterations": int, "seconds": float, "c_puct": float, "value_weight": float}
+    kwargs = _typed_options("guided", options, kinds)
+    check_options(**kwargs)
+    return kwargs
+
+
+def _guided(game: str, seed: int | None, options: dict[str, str], path: str) -> Agent:
+    from agents.guided import load_agent
+
+    if not path:
+        raise ValueError("guided needs a policy file: guided:<file.npz> (or a run folder, or reference)")
+    return load_agent(path, game, seed=seed, **_guided_options(options))
+
+
 # name -> (factory, one-line description)
 AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
     "random": (_random, "uniform over the legal actions, seeded"),
@@ -111,7 +129,12 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
     "rllib": (_rllib, "a trained RLlib policy: rllib:<checkpoint>[,key=value...]"),
     "policy": (
         _policy,
-        "a policy file, compiled (no torch, no Ray): policy:<file.npz or run folder>[,sample=true]",
+        "a policy file, compiled (no torch, no Ray): policy:<file.npz, run folder or reference>[,sample=true]",
+    ),
+    "guided": (
+        _guided,
+        "IS-MCTS guided by a policy file's priors and value: guided:<file.npz, run folder or reference>"
+        "[,iterations=N | seconds=S, c_puct=C, value_weight=W]",
     ),
     "openspiel-ismcts": (
         _openspiel_ismcts,
@@ -120,8 +143,11 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
 }
 
 
+PATH_AGENTS = ("rllib", "policy", "guided")  # the agents whose spec starts with a path
+
+
 def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
-    """``(name, path, options)`` of a spec; ``path`` is only for ``rllib:<checkpoint>`` and ``policy:<file>``."""
+    """``(name, path, options)`` of a spec; ``path`` only for ``PATH_AGENTS`` (``rllib:<checkpoint>``, ...)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
     name, _, rest = spec.strip().partition(":")
@@ -129,7 +155,7 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
     parts = [p.strip() for p in rest.split(",")] if rest else []
     path = ""
-    if name in ("rllib", "policy") and parts and "=" not in parts[0]:
+    if name in PATH_AGENTS and parts and "=" not in parts[0]:
         path = parts.pop(0)
     options: dict[str, str] = {}
     for part in parts:
@@ -158,6 +184,10 @@ def check_spec(spec: str) -> None:
         _policy_options(options)
         if not path:
             raise ValueError("policy needs a policy file: policy:<file.npz> (or a training run folder)")
+    elif name == "guided":
+        _guided_options(options)
+        if not path:
+            raise ValueError("guided needs a policy file: guided:<file.npz> (or a run folder, or reference)")
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
@@ -165,7 +195,7 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     name, path, options = parse_spec(spec)
     game = envs.game_name(game)
     factory = AGENTS[name][0]
-    agent = factory(game, seed, options, path) if name in ("rllib", "policy") else factory(game, seed, options)
+    agent = factory(game, seed, options, path) if name in PATH_AGENTS else factory(game, seed, options)
     return agent
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import envs
 from benchmarks.throughput import aec_loop_rate, raw_rates
+from envs.files import save_figure
 
 
 # the targets: win rate of the trained policy against each opponent, within the game's training time on 2 cores
@@ -93,6 +94,9 @@ def plot(run: Path, report: dict[str, Any], path: Path) -> None:
 
     rows = [json.loads(ln) for ln in (run / "progress.jsonl").read_text().splitlines() if ln.strip()]
     decisions = list(itertools.accumulate(r.get("learner_decisions", 0) for r in rows))
+    from_search = rows[0].get("algo") == "exit"  # training from search: its rows count argmax evaluation games
+    method = "training from search (expert iteration)" if from_search else "self-play PPO"
+    games = "network alone (argmax)" if from_search else "training games (sampling policy)"
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True)
     colors = {"random": "tab:blue", "heuristic": "tab:red", "snapshot": "tab:green", "self": "tab:gray"}
     ends = {"minutes": report["training_minutes"], "decisions": decisions[-1] / 1e6}
@@ -110,7 +114,7 @@ def plot(run: Path, report: dict[str, Any], path: Path) -> None:
                 window = pts[max(0, i - 4) : i + 1]
                 xs.append(pts[i][0])
                 ys.append(sum(o["wins"] for _, o in window) / sum(o["games"] for _, o in window))
-            ax.plot(xs, ys, color=color, label=f"training games vs {kind} (sampling policy)")
+            ax.plot(xs, ys, color=color, label=f"{games} vs {kind}")
         for row in report.get("evaluation", []):
             c = colors.get(row["opponent"], "black")
             lo, hi = row["ci95"]
@@ -124,7 +128,7 @@ def plot(run: Path, report: dict[str, Any], path: Path) -> None:
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("win rate (strictly first)")
     axes[1].legend(fontsize=8, loc="lower right")
-    fig.suptitle(f"{report.get('game', '')}: self-play PPO on {os.cpu_count()} cores (dashed: targets)")
+    fig.suptitle(f"{report.get('game', '')}: {method} on {os.cpu_count()} cores (dashed: targets)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)  # whole or not at all
     plt.close(fig)

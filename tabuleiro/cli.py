@@ -38,6 +38,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tabuleiro.commands.replay",
         "re-simulate a saved game exactly, step by step, as text or PNG pictures",
     ),
+    "serve": ("tabuleiro.commands.serve", "play, watch and replay every game in the browser (a local web app)"),
+    "exploit": ("tabuleiro.commands.exploit", "how exploitable an agent is: trained best responses, exact where small"),
+    "ladder": ("tabuleiro.commands.ladder", "a standing ladder: a roster round robin, OpenSkill ratings with CIs"),
 }
 
 

@@ -24,7 +24,7 @@ from training.learner_batch import EpisodeBatchGAE
 from training.masking_module import DEFAULT_CONV_FILTERS, MaskedPPOTorchRLModule, image_shape_of
 from training.opponents import PoolWeights
 from training.selfplay import SelfPlayCallbacks
-from training.vector_env import GameVectorEnv
+from training.vector_env import GameVectorEnv, compiled_opponent
 
 ENV_NAME = "tabuleiro_vector"
 
@@ -68,6 +68,7 @@ class TrainSettings:
     # envs.engine.candidate_actions), so its distribution has a logit per row, not one per game action
     candidate_actions: bool = False
     pool: PoolWeights = field(default_factory=PoolWeights)
+    opponent_policy: str | None = None  # the pool's ``policy`` kind: a policy file (.npz) played in the kernel
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
     max_snapshots: int = 6
@@ -226,6 +227,7 @@ def make_env(env_config: dict[str, Any]) -> GameVectorEnv:
         shaping_gamma=float(env_config.get("shaping_gamma", 1.0)),
         threads=int(env_config.get("threads", 1)),
         candidate_actions=env_config.get("candidate_actions"),
+        opponent_policy=env_config.get("opponent_policy"),
         **dict(env_config.get("game_config") or {}),
     )
 
@@ -244,6 +246,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "game": s.game,
         "game_config": dict(s.game_config),
         "pool": asdict(s.pool),
+        "opponent_policy": s.opponent_policy,
         "seed": s.seed,
         "shaping": s.shaping,
         "shaping_gamma": s.gamma,  # policy-invariant only with the learner's own discount
@@ -272,6 +275,10 @@ def build_config(s: TrainSettings) -> PPOConfig:
         }
     if s.candidate_actions and s.candidate_head is None:
         raise ValueError("candidate_actions needs candidate_head (the rows the learner's actions index)")
+    if s.pool.policy > 0 and s.opponent_policy is None:
+        raise ValueError("the pool's policy kind needs a policy file: --set opponent_policy=FILE.npz")
+    if s.opponent_policy is not None:  # the file is checked here, before any sampling starts
+        compiled_opponent(s.opponent_policy, envs.make(s.game, **s.game_config).game)
     if s.candidate_head is not None:
         model_config = (model_config if isinstance(model_config, dict) else asdict(model_config)) | {
             "candidate_head": candidate_head_spec(s)

@@ -8,8 +8,9 @@ one learner action per game and returns when the learner is to act again in ever
 game is over.
 
 - Opponents: a pool of kinds drawn per game at its start (``opponents={"random": 0.2, "heuristic":
-  0.5, "snapshot": 0.3, "self": 0}``, relative weights). ``random`` and ``heuristic`` (the game's
-  compiled ``action_values``, determinized, as ``HeuristicAgent`` plays it) move inside the kernel.
+  0.5, "snapshot": 0.3, "self": 0}``, relative weights). ``random``, ``heuristic`` (the game's
+  compiled ``action_values``, determinized, as ``HeuristicAgent`` plays it) and ``policy`` (a policy file,
+  ``opponent_policy=``: a sample of its masked softmax, ``agents.compiled_policy``) move inside the kernel.
   ``self`` and ``snapshot`` are outside policies (``set_policy("self", fn)``, ``add_snapshot(name,
   fn)``): the kernel stops where one is to act, and ``step`` calls each policy once with the
   observations of every game waiting for it (one batched forward pass), then resumes the kernel.
@@ -70,18 +71,20 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import envs
-from envs.batch import BatchEnv
+from agents.compiled_policy import CompiledPolicy, game_config_of, load_policy
+from envs.batch import BatchEnv, check_memory
 from envs.engine.aec import IllegalActionError
 from envs.engine.candidate_actions import candidate_actions_of
 from envs.engine.checks import checked_seed
+from envs.engine.policy_net import G_SIZE, NETS, S_SIZE
 from envs.engine.templates import compiled_for
 from training import opponent_loop
-from training.opponent_loop import HEURISTIC_SLOT, OUTSIDE_SLOT, RANDOM_SLOT
+from training.opponent_loop import HEURISTIC_SLOT, OUTSIDE_SLOT, POLICY_SLOT, RANDOM_SLOT
 from training.shaping import Shaper
 
 OBS_KEY = "observations"  # RLlib's keys (agents.rllib_policy); repeated here so no torch import is needed
 MASK_KEY = "action_mask"
-KINDS = ("random", "heuristic", "snapshot", "self")
+KINDS = ("random", "heuristic", "policy", "snapshot", "self")
 SELF_SLOT = OUTSIDE_SLOT  # the learner's own current policy; snapshots take the slots after it
 RECORD_WIDTH = 4096  # opponents' actions kept per game and step when recording
 
@@ -130,6 +133,33 @@ def opponent_weights(opponents: str | dict[str, float]) -> dict[str, float]:
     return {k: float(weights.get(k, 0.0)) for k in KINDS}
 
 
+# the kernel's policy arguments when no policy file plays (``CompiledPolicy.kernel_args`` layout, empty)
+NO_POLICY = (
+    np.zeros(0, np.float32),
+    np.zeros((0, 5), np.int64),
+    np.zeros((len(NETS), 2), np.int64),
+    np.zeros(S_SIZE, np.int64),
+    np.zeros(2, np.float32),
+    np.zeros(G_SIZE, np.int64),
+)
+
+
+def compiled_opponent(policy: Any, game: Any) -> CompiledPolicy | None:
+    """The ``policy`` opponent: None, a ``CompiledPolicy`` or a policy file's path, checked against ``game``'s
+    name and config (ValueError naming both otherwise)."""
+    if policy is None:
+        return None
+    if not isinstance(policy, CompiledPolicy):
+        policy = load_policy(policy, game.name)
+    here = game_config_of(game)
+    if envs.game_name(policy.game) != envs.game_name(game.name) or policy.info.game_config != here:
+        raise ValueError(
+            f"opponent policy {policy.source} was exported for {policy.game} with config "
+            f"{policy.info.game_config}; this env plays {game.name} with config {here}"
+        )
+    return policy
+
+
 def opponent_kernel(game_cls: type) -> Any:
     """``training.opponent_loop`` compiled for a game class (its rules, random picks and heuristic)."""
     return compiled_for(opponent_loop, game_cls)
@@ -156,8 +186,12 @@ class GameVectorEnv(VectorEnv):
         shaping_gamma: float = 1.0,
         candidate_actions: str | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        opponent_policy: Any = None,
         **config: Any,
     ) -> None:
+        # refused before anything is allocated if the batch and the buffers below would not fit in memory
+        what = f"GameVectorEnv({game!r}, {num_envs!r})"
+        check_memory(game, num_envs, what, states=2, observations=1, masks=3, **config)
         self.autoreset_mode = autoreset_mode_of(autoreset_mode)
         self.metadata = dict(type(self).metadata, autoreset_mode=self.autoreset_mode)
         self.weights = opponent_weights(opponents)
@@ -168,6 +202,8 @@ class GameVectorEnv(VectorEnv):
         self.num_players = self.game.num_players
         self._k = self.batch._k
         self._loop = opponent_kernel(type(self.game))
+        self.opponent_policy = compiled_opponent(opponent_policy, self.game)
+        self._policy_args = self.opponent_policy.kernel_args if self.opponent_policy is not None else NO_POLICY
         self.has_compiled_heuristic = self.game.action_values_fn is not None
         # the learner's actions: the game's, or one per candidate row and then the game's others
         self.candidates = candidate_actions_of(self.game, candidate_actions) if candidate_actions else None
@@ -279,6 +315,7 @@ class GameVectorEnv(VectorEnv):
         have = {
             "random": True,
             "heuristic": self.has_compiled_heuristic,
+            "policy": self.opponent_policy is not None,
             "snapshot": any(n in self.policies for n in self.snapshots),
             "self": "self" in self.policies,
         }
@@ -289,6 +326,8 @@ class GameVectorEnv(VectorEnv):
             return "random"
         if slot == HEURISTIC_SLOT:
             return "heuristic"
+        if slot == POLICY_SLOT:
+            return "policy"
         return "self" if slot == SELF_SLOT else "snapshot"
 
     def _update_slots(self) -> None:
@@ -299,6 +338,7 @@ class GameVectorEnv(VectorEnv):
         if not any(weight.values()):
             weight["random"] = 1.0
         w[RANDOM_SLOT], w[HEURISTIC_SLOT], w[SELF_SLOT] = weight["random"], weight["heuristic"], weight["self"]
+        w[POLICY_SLOT] = weight["policy"]
         for j, name in enumerate(self.snapshots):
             if name in live:
                 w[SELF_SLOT + 1 + j] = weight["snapshot"] / len(live)
@@ -513,7 +553,7 @@ class GameVectorEnv(VectorEnv):
             self._played_count[:] = 0
             games, rest = [a[idx] for a in games], [a[idx] for a in rest]
         with self.batch._threads():
-            bad = self._loop.vector_advance(*games, self._slot_cdf, *rest, resume)
+            bad = self._loop.vector_advance(*games, self._slot_cdf, *rest, resume, self._policy_args)
         if rows is not None:
             for whole, part in zip(full, games + rest, strict=True):
                 whole[idx] = part

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import envs
 from envs.files import write_atomic
+from tabuleiro.commands.train_search import ALGOS, algo_of, run_search
 from tabuleiro.options import (
     MAX_GAMES,
     MAX_ITERATIONS,
@@ -58,6 +59,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", help="run folder (default runs/GAME-DATE-TIME; with --resume, the resumed folder)")
     parser.add_argument("--resume", metavar="DIR", help="continue an interrupted run from its folder or checkpoint")
+    parser.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="with --resume: load a checkpoint that has no manifest to check it against (older runs): a checkpoint "
+        "is pickles, code that runs when loaded; say so only for one whose source you trust",
+    )
     parser.add_argument(
         "--num-env-runners",
         type=int_option(0, 1024),
@@ -114,6 +121,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="torch threads in this process (default: one per CPU; forward passes and PPO's updates are batched)",
     )
+    parser.add_argument(
+        "--algo",
+        choices=ALGOS,
+        help="ppo (the default): self-play PPO with RLlib; exit: expert iteration, the guided search's visit counts "
+        "and the games' outcomes as targets (docs/training.md, 'Training from search'); --resume takes the run's own",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -148,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         out = Path("runs") / f"{game.rsplit('_v', 1)[0]}-{time.strftime('%Y%m%d-%H%M%S')}"
     check_output_dir(out, "--out")  # before Ray starts: a trained policy is never lost to the path
     minutes = args.minutes if args.minutes is not None or args.iterations is not None else 20.0
+    if algo_of(args) == "exit":
+        return run_search(args, game, game_config, given_settings, out, minutes)
 
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import torch  # optional: the rl extra, imported once the options are checked
@@ -169,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
         address=args.address,
         checkpoint_every=args.checkpoint_every,
         echo=lambda line: print(line, flush=True),
+        trust_checkpoint=args.trust_checkpoint,
         **resources,
     )
     if meta.get("interrupted"):
