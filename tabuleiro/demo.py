@@ -1,5 +1,6 @@
 """The demo (`make demo` / `tabuleiro demo`): seeded random-vs-random games of Capivari, a result table, speed;
-then a short arena (``DEMO_ARENA``): the heuristic against random, and IS-MCTS against the heuristic."""
+then a short arena (``DEMO_ARENA``): the heuristic against random, IS-MCTS and the reference policy's guided search
+against the heuristic."""
 
 import time
 
@@ -69,4 +70,8 @@ def format_report(r: dict) -> str:
 
 
 # the demo's short arena after its table: each lineup plays `tabuleiro arena capivari --agents a,b`
-DEMO_ARENA = (("heuristic", "random"), ("ismcts:iterations=500", "heuristic"))
+DEMO_ARENA = (
+    ("heuristic", "random"),
+    ("ismcts:iterations=500", "heuristic"),
+    ("guided:reference,iterations=200", "heuristic"),  # the shipped reference policy guiding the search
+)
