@@ -177,6 +177,9 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def _exit_between_bytecodes(signum: int, frame: Any) -> None:
+    """Exit through Python; a SystemExit raised inside a finalizer (``__del__``) is swallowed, so SIGALRM's default
+    action ends the worker 2 s later if it is still running."""
+    signal.alarm(2)
     raise SystemExit(128 + signum)
 
 
