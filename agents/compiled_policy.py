@@ -63,8 +63,10 @@ from envs.engine.policy_net import (
     S_PRIOR_LEN,
     S_PRIOR_START,
     S_SIZE,
+    SC_GREEDY,
     SC_OVERFLOW,
     SC_PRIOR_SCALE,
+    SC_SIZE,
     SCORE,
     forward_batch,
 )
@@ -177,7 +179,7 @@ class CompiledPolicy:
         spec[S_KIND], spec[S_OBS], spec[S_OUT] = KINDS[model["kind"]], self.info.obs_size, self.outputs
         if model.get("cut") is not None:
             spec[S_CUT_START], spec[S_CUT_LEN] = model["cut"]
-        scalars = np.zeros(2, np.float32)
+        scalars = np.zeros(SC_SIZE, np.float32)
         if model.get("action_prior") is not None:
             spec[S_PRIOR_START], spec[S_PRIOR_LEN] = model["action_prior"]["start"], model["action_prior"]["length"]
             scalars[SC_PRIOR_SCALE] = arrays["action_prior.scale"]
@@ -197,6 +199,12 @@ class CompiledPolicy:
     def kernel_args(self) -> tuple[np.ndarray, ...]:
         """``(params, layers, nets, spec, scalars, game_view)``: the arrays ``envs.engine.policy_net`` reads."""
         return self.params, self.layers, self.nets, self.spec, self.scalars, self.game_view
+
+    def opponent_args(self, greedy: bool) -> tuple[np.ndarray, ...]:
+        """``kernel_args`` for the vector env's compiled opponent: it plays the argmax (``greedy``) or a sample."""
+        scalars = self.scalars.copy()
+        scalars[SC_GREEDY] = 1.0 if greedy else 0.0
+        return self.params, self.layers, self.nets, self.spec, scalars, self.game_view
 
     @property
     def game(self) -> str:

@@ -1,16 +1,20 @@
 """A standing ladder: a fixed roster of agents plays round robin, every table of ``players`` distinct agents from
 the roster one seat-rotated arena (``agents.arena.run_arena``), and one OpenSkill rating is computed over all the
-games (``agents.results.summarize``), so a new agent is placed by adding it to the roster.
+games (``agents.results.summarize``; for two-player games also Elo, ``agents.elo``), so a new agent is placed by
+adding it to the roster.
 """
 
 import itertools
+import math
 from collections.abc import Callable
 from typing import Any
 
 import envs
 from agents.arena import run_arena
+from agents.compiled_policy import game_config_of, load_policy
+from agents.elo import elo_ratings, game_results
 from agents.registry import check_spec, make_agent
-from agents.results import summarize
+from agents.results import places, summarize
 
 # IS-MCTS at three fixed times per move, OpenSpiel's IS-MCTS at a fixed number of simulations (it has no clock)
 ROSTER = (
@@ -23,9 +27,23 @@ ROSTER = (
 )
 
 
-def roster_for(added: list[str] | None = None) -> list[str]:
-    """The fixed roster, then each added spec (checked; one already in the roster is not added twice)."""
-    out = list(ROSTER)
+# the shipped reference policy, alone and guiding search, join where the game's file fits the ladder's config
+REFERENCE_ROSTER = ("policy:reference", "guided:reference,seconds=0.04")
+
+
+def reference_fits(game: str, config: dict[str, Any] | None = None) -> bool:
+    """Whether a reference policy is shipped for ``game`` and was trained with the config ``config`` makes."""
+    try:
+        policy = load_policy("reference", game)
+    except ValueError:
+        return False
+    return policy.info.game_config == game_config_of(envs.make(game, **(config or {})).game)
+
+
+def roster_for(game: str, added: list[str] | None = None, config: dict[str, Any] | None = None) -> list[str]:
+    """The fixed roster, the reference agents where they fit (``reference_fits``), then each added spec (checked;
+    one already in the roster is not added twice)."""
+    out = list(ROSTER) + (list(REFERENCE_ROSTER) if reference_fits(game, config) else [])
     for spec in added or []:
         check_spec(spec)
         if spec.strip() not in out:
@@ -81,10 +99,13 @@ def run_ladder(
             moves[who] += row["games"]
         done.append(specs)
     report = summarize(gid, roster, records) if records else {"agents": [], "head_to_head": []}
+    elo = elo_of(gid, roster, records) if n == 2 and records else None
     for i, row in enumerate(report["agents"]):
         row["seconds_per_move"] = seconds[i] / moves[i] if moves[i] else None
         mu, sigma = row["rating"]["mu"], row["rating"]["sigma"]
         row["rating"]["ci95"] = [mu - 1.96 * sigma, mu + 1.96 * sigma]
+        if elo is not None:
+            row["elo"] = elo[i]
     return report | {
         "game": gid,
         "config": config,
@@ -98,12 +119,27 @@ def run_ladder(
     }
 
 
+def elo_of(game: str, roster: list[str], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each roster agent's Elo over the two-player games ``records``, anchored at ``random`` (else the first)."""
+    higher = envs.spec(game).game.higher_score_wins
+    results = game_results(records, lambda g: places(g["returns"], g.get("scores"), higher))
+    anchor = roster.index("random") if "random" in roster else 0
+    return elo_ratings(len(roster), results, anchor=anchor)
+
+
+def _elo_cell(e: dict[str, Any] | None) -> str:
+    if e is None or e["elo"] is None:
+        return "-"
+    lo, hi = (f"{x:+.0f}" if math.isfinite(x) else ("-inf" if x < 0 else "+inf") for x in e["ci95"])
+    return f"{e['elo']:+.0f} [{lo}, {hi}]"
+
+
 def format_ladder(r: dict[str, Any]) -> str:
     """The ladder's table, best rating first."""
     lines = [
         f"{r['game']}: {r['games']} games, {len(r['tables'])} tables of {r['players']}, seed {r['seed']}",
         f"{'agent':<34}{'rating mu':>10}  {'95% (mu +- 1.96 sigma)':<22}{'games':>6}{'win rate':>9}  {'95% CI':<15}"
-        f"{'s/move':>8}",
+        f"{'s/move':>8}" + (f"  {'Elo [95%]':<20}" if r["players"] == 2 else ""),
     ]
     for a in sorted(r["agents"], key=lambda a: -a["rating"]["mu"]):
         lo, hi = a["rating"]["ci95"]
@@ -112,6 +148,7 @@ def format_ladder(r: dict[str, Any]) -> str:
         lines.append(
             f"{a['agent']:<34}{a['rating']['mu']:>10.1f}  {f'[{lo:.1f}, {hi:.1f}]':<22}{a['games']:>6}"
             f"{a['win_rate']:>9.1%}  {f'[{wlo:.1%}, {whi:.1%}]':<15}{spm:>8}"
+            + (f"  {_elo_cell(a.get('elo')):<20}" if r["players"] == 2 else "")
         )
     if r.get("interrupted"):
         lines.append(f"stopped by {r['interrupted']} after {len(r['tables'])} table(s)")

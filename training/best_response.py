@@ -1,11 +1,12 @@
 """A best response to a frozen agent, trained by PPO in one seat of the compiled vector env: one seat's share of
 exploitability's lower bound (Timbers et al. 2020, "approximate best responses").
 
-The agent holds every other seat. ``random`` and ``heuristic`` play inside the compiled kernel (the opponent pool's
-own slots); any other agent (IS-MCTS, ``policy:`` and ``rllib:`` files, OpenSpiel's IS-MCTS) is an outside
-opponent of the vector env, decided in Python by ``AgentPolicy`` from each waiting game's record. The learner is
-``tabuleiro train``'s (``training.config.build_config``) with the game's best-response preset (``BR_PRESETS``) and
-no snapshots of itself. Its greedy (argmax) play is then measured against the agent in the same vector env.
+The agent holds every other seat. ``random``, ``heuristic`` and ``policy:`` files play inside the compiled kernel
+(the opponent pool's own slots); any other agent (IS-MCTS, ``guided:``, ``rllib:`` files, OpenSpiel's IS-MCTS) is
+an outside opponent of the vector env, decided in Python by ``AgentPolicy`` from each waiting game's record. The
+learner is ``tabuleiro train``'s (``training.config.build_config``) with the game's best-response preset
+(``BR_PRESETS``) and no snapshots of itself. Its greedy (argmax) play is then measured against the agent in the
+same vector env.
 """
 
 import math
@@ -25,7 +26,7 @@ from training.vector_env import GameVectorEnv
 
 BR_ENV = "tabuleiro_best_response"
 AGENT = "agent"  # the outside agent's name in the vector env's pool (a snapshot slot)
-IN_KERNEL = ("random", "heuristic")  # agents the compiled kernel plays itself
+IN_KERNEL = ("random", "heuristic", "policy")  # agents the compiled kernel plays itself (policy: any file)
 EVAL_SALT = 0x0E7A_15EED  # the evaluation's games: seeds apart from training's
 Z95 = 1.959963984540054
 
@@ -46,11 +47,17 @@ BR_PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+def in_kernel(spec: str) -> bool:
+    """Whether the compiled kernel plays the agent itself: ``random``, ``heuristic`` (no options) or ``policy:``."""
+    name, _, options = parse_spec(spec)
+    return name in IN_KERNEL and (name == "policy" or not options)
+
+
 def pool_for(spec: str, outside: bool = False) -> PoolWeights:
     """The vector env's pool for the agent: its in-kernel slot, or the outside (snapshot) slot."""
     name = parse_spec(spec)[0]
-    if spec.strip() in IN_KERNEL and not outside:
-        return PoolWeights(**{k: float(k == name) for k in ("random", "heuristic", "snapshot", "self")})
+    if in_kernel(spec) and not outside:
+        return PoolWeights(**{k: float(k == name) for k in ("random", "heuristic", "policy", "snapshot", "self")})
     return PoolWeights(random=0.0, heuristic=0.0, snapshot=1.0, self=0.0)
 
 
@@ -102,13 +109,16 @@ class SeatVectorEnv(GameVectorEnv):
         **kwargs: Any,
     ) -> None:
         pool = {k: v for k, v in vars(pool_for(spec, outside)).items() if v > 0}
+        if "policy" in pool:  # the file's own argmax or sample, as the arena plays it
+            agent = make_agent(spec, envs.game_name(game), seed=agent_seed)
+            kwargs |= {"opponent_policy": agent.policy, "opponent_greedy": not agent.sample}
         super().__init__(game, num_envs, opponents=pool, **kwargs)
         if not 0 <= seat < self.num_players:
             raise ValueError(f"seat must be in 0..{self.num_players - 1}, got {seat}")
         self.learner_seats[:] = seat
         self.acting = np.zeros(0, np.int64)  # the games an outside policy is acting in (rows of its batch)
         self._kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
-        if outside or spec.strip() not in IN_KERNEL:
+        if outside or not in_kernel(spec):
             if self.candidates is not None:
                 raise ValueError(
                     "an agent outside the kernel cannot play beside a learner in the candidate action space yet: "

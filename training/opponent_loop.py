@@ -11,7 +11,7 @@ outside opponent is to act. ``actions[i] < 0`` starts game i from ``episode_seed
 of its finished state (the seed written to ``episode_seeds[i]``). Each start seeds ``opponent_rng[i] =
 splitmix64(seed ^ OPPONENT_SALT)`` and draws the game's opponent slot from the cumulative weights
 ``slot_cdf``: ``RANDOM_SLOT`` (uniformly random legal moves), ``HEURISTIC_SLOT`` (the game's
-``heuristic_action``), ``POLICY_SLOT`` (a sample of a policy file's masked softmax: ``policy`` is its
+``heuristic_action``), ``POLICY_SLOT`` (a policy file's argmax or a sample of its masked softmax: ``policy`` is its
 ``CompiledPolicy.kernel_args``, evaluated by ``envs.engine.policy_net`` on the acting seat's observation),
 ``OUTSIDE_SLOT`` and above (decided in Python: the kernel sets ``waiting[i] = 1`` and stops; a call with
 ``resume=True`` plays ``actions[i]`` for each waiting game and goes on).
@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from envs.engine.contract import NUM_ACTIONS, heuristic_action, observe_into, pick_random_action, reset, step
-from envs.engine.policy_net import S_OBS, S_OUT, game_logits
+from envs.engine.policy_net import S_OBS, S_OUT, SC_GREEDY, game_logits
 from envs.engine.rng import rng_next, splitmix64
 
 OPPONENT_SALT = 0x0BB0_5EED_0BB0_5EED  # opponent generator of a vector-env game: splitmix64(seed ^ this)
@@ -49,7 +49,8 @@ def start_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, retur
 
 @njit(cache=True)
 def policy_action(s, policy, mask, r, values):
-    """A sample of the policy's softmax over the legal actions of the seat to act (``r``: the draw)."""
+    """The policy's move for the seat to act: its best legal logit (``scalars[SC_GREEDY]``, the lowest action
+    on ties, as ``PolicyAgent``), else a sample of its softmax over the legal actions (``r``: the draw)."""
     params, layers, nets, spec, scalars, view = policy
     obs = np.zeros(spec[S_OBS], np.float32)
     module_mask = np.zeros(spec[S_OUT], np.float32)
@@ -58,9 +59,13 @@ def policy_action(s, policy, mask, r, values):
     observe_into(s, s.current, obs, mask)
     game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
     top = -np.inf
+    best = -1
     for a in range(mask.shape[0]):
         if mask[a] and logits[a] > top:
             top = logits[a]
+            best = a
+    if scalars[SC_GREEDY] > 0.0:
+        return best
     total = 0.0
     for a in range(mask.shape[0]):
         values[a] = np.exp(np.float64(logits[a]) - top) if mask[a] else 0.0

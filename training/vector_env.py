@@ -10,7 +10,8 @@ game is over.
 - Opponents: a pool of kinds drawn per game at its start (``opponents={"random": 0.2, "heuristic":
   0.5, "snapshot": 0.3, "self": 0}``, relative weights). ``random``, ``heuristic`` (the game's
   compiled ``action_values``, determinized, as ``HeuristicAgent`` plays it) and ``policy`` (a policy file,
-  ``opponent_policy=``: a sample of its masked softmax, ``agents.compiled_policy``) move inside the kernel.
+  ``opponent_policy=``: a sample of its masked softmax, or its argmax with ``opponent_greedy=True``,
+  ``agents.compiled_policy``) move inside the kernel.
   ``self`` and ``snapshot`` are outside policies (``set_policy("self", fn)``, ``add_snapshot(name,
   fn)``): the kernel stops where one is to act, and ``step`` calls each policy once with the
   observations of every game waiting for it (one batched forward pass), then resumes the kernel.
@@ -76,7 +77,7 @@ from envs.batch import BatchEnv, check_memory
 from envs.engine.aec import IllegalActionError
 from envs.engine.candidate_actions import candidate_actions_of
 from envs.engine.checks import checked_seed
-from envs.engine.policy_net import G_SIZE, NETS, S_SIZE
+from envs.engine.policy_net import G_SIZE, NETS, S_SIZE, SC_SIZE
 from envs.engine.templates import compiled_for
 from training import opponent_loop
 from training.opponent_loop import HEURISTIC_SLOT, OUTSIDE_SLOT, POLICY_SLOT, RANDOM_SLOT
@@ -139,7 +140,7 @@ NO_POLICY = (
     np.zeros((0, 5), np.int64),
     np.zeros((len(NETS), 2), np.int64),
     np.zeros(S_SIZE, np.int64),
-    np.zeros(2, np.float32),
+    np.zeros(SC_SIZE, np.float32),
     np.zeros(G_SIZE, np.int64),
 )
 
@@ -187,6 +188,7 @@ class GameVectorEnv(VectorEnv):
         candidate_actions: str | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         opponent_policy: Any = None,
+        opponent_greedy: bool = False,
         **config: Any,
     ) -> None:
         # refused before anything is allocated if the batch and the buffers below would not fit in memory
@@ -203,7 +205,9 @@ class GameVectorEnv(VectorEnv):
         self._k = self.batch._k
         self._loop = opponent_kernel(type(self.game))
         self.opponent_policy = compiled_opponent(opponent_policy, self.game)
-        self._policy_args = self.opponent_policy.kernel_args if self.opponent_policy is not None else NO_POLICY
+        self._policy_args = (
+            self.opponent_policy.opponent_args(opponent_greedy) if self.opponent_policy is not None else NO_POLICY
+        )
         self.has_compiled_heuristic = self.game.action_values_fn is not None
         # the learner's actions: the game's, or one per candidate row and then the game's others
         self.candidates = candidate_actions_of(self.game, candidate_actions) if candidate_actions else None

@@ -4,8 +4,9 @@ The weights come as flat arrays (``agents.compiled_policy`` packs them from a po
 of ``layers``: (weight offset, bias offset or -1, inputs, outputs, activation) into the flat float32 ``params``
 (the weights transposed: ``params[w + k * outputs + j]`` is torch's ``weight[j, k]``); a network is a row of
 ``nets``: (first layer, layer count), count 0 when the policy has no such network; ``spec`` holds the integers
-below (``S_*``), ``scalars`` the action prior's scale and the candidate head's overflow logit. It lives in the
-engine so that compiled templates (search, the vector env's opponents) can call it.
+below (``S_*``), ``scalars`` the action prior's scale, the candidate head's overflow logit and whether a compiled
+opponent plays the argmax (else a sample). It lives in the engine so that compiled templates (search, the vector
+env's opponents) can call it.
 """
 
 import math
@@ -28,7 +29,7 @@ NETS = (
 ACTOR, CRITIC, PI, VF, ROWS, CONTEXT, SCORE, OTHERS = range(len(NETS))
 (S_KIND, S_OBS, S_OUT, S_CUT_START, S_CUT_LEN, S_PRIOR_START, S_PRIOR_LEN) = range(7)
 (S_CAND_START, S_CAND_ROWS, S_CAND_FEATURES, S_CAND_ACTIONS, S_SIZE) = range(7, 12)
-SC_PRIOR_SCALE, SC_OVERFLOW = 0, 1  # scalars
+SC_PRIOR_SCALE, SC_OVERFLOW, SC_GREEDY, SC_SIZE = 0, 1, 2, 3  # scalars
 # ``game_view``: how the module's actions map to the game's (placements 0: one to one)
 (G_PLACEMENTS, G_ROWS, G_ACTIONS, G_SIZE) = range(4)
 

@@ -1,11 +1,12 @@
 """`tabuleiro ladder GAME [--add SPEC ...]`: the standing ladder (``agents.ladder``): a fixed roster round robin,
-one OpenSkill rating with its interval per agent over all games, win rates and time per move."""
+one OpenSkill rating with its interval per agent over all games (and Elo in two-player games), win rates and
+time per move."""
 
 import argparse
 import json
 
 from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS
-from agents.ladder import ROSTER, format_ladder, roster_for, run_ladder
+from agents.ladder import REFERENCE_ROSTER, ROSTER, format_ladder, roster_for, run_ladder
 from agents.registry import check_spec
 from envs.files import write_atomic
 from tabuleiro.options import check_output_file, checked, int_option, key_value, key_values, seed_option
@@ -24,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         type=checked("add", _spec),
         metavar="SPEC",
-        help=f"an agent to place on the ladder beside the roster ({', '.join(ROSTER)}); repeatable",
+        help=f"an agent to place on the ladder beside the roster ({', '.join(ROSTER)}, and "
+        f"{', '.join(REFERENCE_ROSTER)} where the game's reference policy fits the config); repeatable",
     )
     parser.add_argument(
         "--games", type=int_option(1, MAX_GAMES), default=20, help="games at each table of the round robin (default 20)"
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.json, "--json")
     report = run_ladder(
         args.game,
-        roster_for(args.add),
+        roster_for(args.game, args.add, config),
         args.games,
         players=args.players,
         seed=args.seed,
