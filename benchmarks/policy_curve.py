@@ -16,8 +16,7 @@ from typing import Any
 import envs
 from agents.arena import run_arena
 from agents.registry import check_spec
-from envs.files import write_atomic
-from tabuleiro.options import checked, int_option, key_value, key_values
+from envs.files import save_figure, write_atomic
 
 SNAPSHOT = re.compile(r"policy-(\d+)\.npz$")
 
@@ -68,27 +67,36 @@ def plot(rows: list[dict[str, Any]], against: list[str], title: str, path: str) 
     ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    tmp = Path(path).with_suffix(".tmp.png")
-    fig.savefig(tmp, dpi=100)
-    tmp.replace(path)
+    save_figure(fig, path, dpi=100)
+
+
+def config_pair(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE``, VALUE read as JSON where it is (``true``, ``4``), else kept as a string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key.strip(), json.loads(value)
+    except json.JSONDecodeError:
+        return key.strip(), value
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("folder", type=Path, help="a folder of policy-SSSSS.npz files")
-    parser.add_argument("--against", action="append", type=checked("against", str), required=True)
-    parser.add_argument("--games", type=int_option(1, 100_000), default=50)
-    parser.add_argument("--players", type=int_option(2, 8))
-    parser.add_argument("--workers", type=int_option(1, 64), default=1)
-    parser.add_argument("--config", action="append", type=checked("config", key_value), metavar="KEY=VALUE")
+    parser.add_argument("--against", action="append", required=True, help="an opponent spec; repeatable")
+    parser.add_argument("--games", type=int, default=50, help="games per snapshot and opponent (seats rotated)")
+    parser.add_argument("--players", type=int, help="seats at the table, for games with num_players")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--config", action="append", type=config_pair, default=[], metavar="KEY=VALUE")
     parser.add_argument("--json")
     parser.add_argument("--png")
     args = parser.parse_args(argv)
     try:
         for spec in args.against:
             check_spec(spec)
-        config = key_values(args.config, "--config")
+        config = dict(args.config)
         if args.players is not None:
             config["num_players"] = args.players
         players = args.players or len(envs.make(args.game, **config).possible_agents)
