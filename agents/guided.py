@@ -5,17 +5,15 @@ compiled ``agents.search.guided_loop`` (docs/guided-search.md gives the method a
 ``ISMCTSAgent`` it determinizes its copy of the state for the acting seat before anything reads it.
 """
 
-import math
 import os
-import time
 from typing import Any
 
 import numpy as np
 
 import envs
 from agents.compiled_policy import CompiledPolicy, load_policy
-from agents.ismcts import MAX_ITERATIONS, MAX_SECONDS
-from agents.search import guided_kernel
+from agents.search import budget, guided_kernel
+from agents.search.buffers import SearchBuffers, search_root
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C_PUCT = 1.5  # for utilities in [0, 1]
@@ -28,19 +26,9 @@ _CHUNK = 16  # iterations per compiled call under a time budget (one clock check
 def check_options(iterations: Any = None, seconds: Any = None, c_puct: Any = None, value_weight: Any = None) -> None:
     """ValueError unless the budget is iterations in 1..MAX_ITERATIONS or seconds in (0, MAX_SECONDS] (not both),
     c_puct in [0, MAX_C_PUCT] and value_weight in [0, 1]; all finite."""
-    if iterations is not None and seconds is not None:
-        raise ValueError("guided takes a budget of iterations or of seconds, not both")
-    if iterations is not None and (
-        isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
-    ):
-        raise ValueError(f"guided iterations must be a positive int, at most {MAX_ITERATIONS:,}; got {iterations!r}")
-    if seconds is not None and not (
-        isinstance(seconds, (int, float)) and math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS
-    ):
-        raise ValueError(f"guided seconds must be > 0 and at most {MAX_SECONDS:g} (finite), got {seconds!r}")
-    for name, value, hi in (("c_puct", c_puct, MAX_C_PUCT), ("value_weight", value_weight, 1.0)):
-        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= hi):
-            raise ValueError(f"guided {name} must be >= 0 and at most {hi:g} (finite), got {value!r}")
+    budget.check_budget("guided", iterations, seconds)
+    budget.check_bounded("guided", "c_puct", c_puct, MAX_C_PUCT)
+    budget.check_bounded("guided", "value_weight", value_weight, 1.0)
 
 
 class GuidedAgent:
@@ -101,9 +89,7 @@ class GuidedAgent:
         seed = int(self._rng.integers(2**63))
         if legal.size == 1:
             return int(legal[0])
-        root = env.game.new_state()
-        root[0] = env.core_state
-        seat = env.possible_agents.index(env.agent_selection)
+        root, seat = search_root(env)
         visits = self.search(root, seat, env.game, seed)
         return int(np.argmax(np.where(observation["action_mask"] > 0, visits, -1.0)))
 
@@ -114,12 +100,10 @@ class GuidedAgent:
         buf = self._buffers
         buf.load(root)
         lo, hi = game.returns_range()
-        n_nodes, done = 1, 0
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        while True:
-            count = self.iterations - done if deadline is None else _CHUNK
-            if count <= 0:
-                break
+        n_nodes = 1
+
+        def run(done: int, count: int) -> int:
+            nonlocal n_nodes
             buf.ensure(n_nodes)
             n_nodes, ran = self._search(
                 buf.root_bytes, buf.work, buf.work_bytes, seat, np.uint64(seed), done, count, self.c_puct,
@@ -127,10 +111,9 @@ class GuidedAgent:
                 buf.child_of, buf.path, buf.returns, buf.util, buf.rollout_util, self.policy.kernel_args, buf.obs,
                 buf.obs_mask, buf.module_mask, buf.module_logits, buf.logits,
             )  # fmt: skip
-            done += ran
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        self.last_iterations = done
+            return ran
+
+        self.last_iterations = budget.spend(self.iterations, self.seconds, _CHUNK, run)
         visits = np.zeros(game.num_actions)
         c = buf.tree_i[0, 2]
         while c >= 0:
@@ -139,30 +122,20 @@ class GuidedAgent:
         return visits
 
 
-class _Buffers:
-    """Tree arrays and scratch space for one state layout, reused from move to move."""
+class _Buffers(SearchBuffers):
+    """Tree arrays (``tree_f`` rows: visits, availability, value, prior) and scratch space for one state layout,
+    reused from move to move."""
 
     def __init__(self, root: np.ndarray, game: Any, policy: CompiledPolicy) -> None:
-        self.root = np.zeros(1, root.dtype)
-        self.root_bytes = self.root.view(np.uint8)
-        self.work = np.zeros(1, root.dtype)
-        self.work_bytes = self.work.view(np.uint8)
         self.max_actions = type(game).max_actions
-        self.mask = np.zeros(self.max_actions, np.int8)
-        self.root_mask = np.ones(self.max_actions, np.int8)
-        self.child_of = np.full(self.max_actions, -1, np.int32)
+        super().__init__(root, self.max_actions, tree_columns=4)
         self.obs = np.zeros(game.obs_size, np.float32)
         self.obs_mask = np.zeros(self.max_actions, np.int8)
         self.module_mask = np.zeros(policy.outputs, np.float32)
         self.module_logits = np.zeros(policy.outputs, np.float32)
         self.logits = np.zeros(self.max_actions, np.float32)
-        seats = len(root[0]["rewards"])
-        self.returns = np.zeros(seats, np.float64)
-        self.util = np.zeros(seats, np.float64)
-        self.rollout_util = np.zeros(seats, np.float64)
+        self.rollout_util = np.zeros(len(root[0]["rewards"]), np.float64)
         self.path = np.zeros(MAX_DEPTH, np.int32)
-        self.tree_i = np.zeros((0, 4), np.int32)
-        self.tree_f = np.zeros((0, 4), np.float64)
 
     def load(self, root: np.ndarray) -> None:
         self.root[0] = root[0]
@@ -175,12 +148,7 @@ class _Buffers:
         need = nodes + self.max_actions * (MAX_DEPTH + 1)
         if need <= len(self.tree_i):
             return
-        cap = max(need, 2 * len(self.tree_i))
-        tree_i = np.zeros((cap, 4), np.int32)
-        tree_f = np.zeros((cap, 4), np.float64)
-        tree_i[: len(self.tree_i)] = self.tree_i
-        tree_f[: len(self.tree_f)] = self.tree_f
-        self.tree_i, self.tree_f = tree_i, tree_f
+        self.grow(max(need, 2 * len(self.tree_i)))
 
 
 def load_agent(path: str | os.PathLike, game: str, seed: int | None = None, **options: Any) -> GuidedAgent:

@@ -6,44 +6,32 @@ iteration before anything else reads it: the search sees only what that seat cou
 The budget is a number of iterations (reproducible) or seconds per move (not).
 """
 
-import math
 import time
 from typing import Any
 
 import numpy as np
 
 import envs
-from agents.search import search_kernel
+from agents.search import budget, search_kernel
+from agents.search.budget import MAX_ITERATIONS, MAX_SECONDS
+from agents.search.buffers import SearchBuffers, search_root
+
+__all__ = [
+    "DEFAULT_EXPLORATION", "DEFAULT_ITERATIONS", "MAX_EXPLORATION", "MAX_ITERATIONS", "MAX_SECONDS", "ISMCTSAgent",
+    "check_budget", "iterations_per_second",
+]  # fmt: skip
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7  # UCB constant for utilities in [0, 1]; a game's SearchHooks may set its own
 _CHUNK = 64  # iterations per compiled call under a time budget (one clock check each)
-# budget bounds: a search tree grows with every iteration, so a move's budget is bounded; both fit any
-# practical search and keep a runaway setting from filling the memory
-MAX_ITERATIONS = 1_000_000
-MAX_SECONDS = 600.0
 MAX_EXPLORATION = 100.0
 
 
 def check_budget(iterations: Any = None, seconds: Any = None, exploration: Any = None) -> None:
     """ValueError unless the budget is iterations in 1..MAX_ITERATIONS or seconds in (0, MAX_SECONDS]
     (not both) and the exploration constant is in [0, MAX_EXPLORATION]; all finite."""
-    if iterations is not None and seconds is not None:
-        raise ValueError("ismcts takes a budget of iterations or of seconds, not both")
-    if iterations is not None and (
-        isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
-    ):
-        raise ValueError(f"ismcts iterations must be a positive int, at most {MAX_ITERATIONS:,}; got {iterations!r}")
-    if seconds is not None and not (
-        isinstance(seconds, (int, float)) and math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS
-    ):
-        raise ValueError(f"ismcts seconds must be > 0 and at most {MAX_SECONDS:g} (finite), got {seconds!r}")
-    if exploration is not None and not (
-        isinstance(exploration, (int, float)) and math.isfinite(exploration) and 0 <= exploration <= MAX_EXPLORATION
-    ):
-        raise ValueError(
-            f"ismcts exploration must be >= 0 and at most {MAX_EXPLORATION:g} (finite), got {exploration!r}"
-        )
+    budget.check_budget("ismcts", iterations, seconds)
+    budget.check_bounded("ismcts", "exploration", exploration, MAX_EXPLORATION)
 
 
 class ISMCTSAgent:
@@ -88,9 +76,7 @@ class ISMCTSAgent:
         seed = int(self._rng.integers(2**63))
         if legal.size == 1:
             return int(legal[0])
-        root = env.game.new_state()
-        root[0] = env.core_state
-        seat = env.possible_agents.index(env.agent_selection)
+        root, seat = search_root(env)
         visits = self.search(root, seat, env.game, seed)
         if self._by_value:  # the best mean among the searched root actions
             counts = np.where((observation["action_mask"] > 0) & (visits > 0), self.last_values, -np.inf)
@@ -108,22 +94,18 @@ class ISMCTSAgent:
         if self._root_candidates is not None:
             self._root_candidates(root, seat, game, seed, buf.root_mask)
         n_nodes = 1
-        done = 0
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        while True:
-            count = self.iterations - done if deadline is None else _CHUNK
-            if count <= 0:
-                break
+
+        def run(done: int, count: int) -> int:
+            nonlocal n_nodes
             buf.ensure(n_nodes + count)
             n_nodes = self._search(
                 buf.root_bytes, buf.work, buf.work_bytes, seat, np.uint64(seed), done, count, self.exploration,
                 buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.root_mask, buf.child_of, buf.untried, buf.path,
                 buf.returns, buf.util,
             )  # fmt: skip
-            done += count
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        self.last_iterations = done
+            return count
+
+        self.last_iterations = budget.spend(self.iterations, self.seconds, _CHUNK, run)
         visits = np.zeros(game.num_actions)
         self.last_values = np.zeros(game.num_actions)
         c = buf.tree_i[0, 2]
@@ -135,22 +117,13 @@ class ISMCTSAgent:
         return visits
 
 
-class _Buffers:
-    """Tree arrays and scratch space for one state layout, reused from move to move."""
+class _Buffers(SearchBuffers):
+    """Tree arrays (``tree_f`` rows: visits, availability, value) and scratch space for one state layout, reused
+    from move to move."""
 
     def __init__(self, root: np.ndarray, num_actions: int, num_players: int) -> None:
-        self.root = np.zeros(1, root.dtype)
-        self.root_bytes = self.root.view(np.uint8)
-        self.work = np.zeros(1, root.dtype)
-        self.work_bytes = self.work.view(np.uint8)
-        self.mask = np.zeros(num_actions, np.int8)
-        self.root_mask = np.ones(num_actions, np.int8)
-        self.child_of = np.full(num_actions, -1, np.int32)
+        super().__init__(root, num_actions, tree_columns=3)
         self.untried = np.zeros(num_actions, np.int32)
-        self.returns = np.zeros(len(root[0]["rewards"]), np.float64)
-        self.util = np.zeros(len(root[0]["rewards"]), np.float64)
-        self.tree_i = np.zeros((0, 4), np.int32)
-        self.tree_f = np.zeros((0, 3), np.float64)
         self.path = np.zeros(0, np.int32)
 
     def load(self, root: np.ndarray) -> None:
@@ -162,13 +135,10 @@ class _Buffers:
         if nodes <= len(self.tree_i):
             return
         cap = max(nodes, 2 * len(self.tree_i), 1024)
-        tree_i = np.zeros((cap, 4), np.int32)
-        tree_f = np.zeros((cap, 3), np.float64)
-        tree_i[: len(self.tree_i)] = self.tree_i
-        tree_f[: len(self.tree_f)] = self.tree_f
-        if len(self.tree_i) == 0:
-            tree_i[0] = -1
-        self.tree_i, self.tree_f = tree_i, tree_f
+        first = len(self.tree_i) == 0
+        self.grow(cap)
+        if first:
+            self.tree_i[0] = -1
         self.path = np.zeros(cap, np.int32)
 
 
@@ -178,9 +148,7 @@ def iterations_per_second(game: str, seconds: float = 1.0, seed: int = 0) -> flo
     env.reset(seed=seed)
     agent = ISMCTSAgent(env.game.name, iterations=200, seed=seed)
     agent.act(env.observe(env.agent_selection), env)  # warm-up: loads the compiled search
-    root = env.game.new_state()
-    root[0] = env.core_state
-    seat = env.possible_agents.index(env.agent_selection)
+    root, seat = search_root(env)
     agent = ISMCTSAgent(env.game.name, seconds=seconds, seed=seed)
     start = time.perf_counter()
     agent.search(root, seat, env.game, seed)

@@ -14,31 +14,27 @@ time per move against our agent means choosing ``iterations`` to match (docs/are
 ``pyspiel`` is an optional dependency (the ``peers`` extra): it is imported when an agent is made.
 """
 
-import math
 from typing import Any
 
 import numpy as np
 
+from agents.search import budget
+from agents.search.budget import MAX_ITERATIONS
+
+__all__ = [
+    "DEFAULT_EXPLORATION", "DEFAULT_ITERATIONS", "MAX_EXPLORATION", "MAX_ITERATIONS", "OpenSpielISMCTSAgent",
+    "check_options",
+]  # fmt: skip
+
 DEFAULT_ITERATIONS = 100
-MAX_ITERATIONS = 1_000_000
 DEFAULT_EXPLORATION = 2.0  # OpenSpiel's examples' UCT constant for returns in [-1, 1]
 MAX_EXPLORATION = 100.0
 
 
 def check_options(iterations: Any = None, exploration: Any = None) -> None:
     """ValueError unless iterations is an int in 1..MAX_ITERATIONS and exploration finite in [0, MAX_EXPLORATION]."""
-    if iterations is not None and (
-        isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
-    ):
-        raise ValueError(
-            f"openspiel-ismcts iterations must be a positive int, at most {MAX_ITERATIONS:,}; got {iterations!r}"
-        )
-    if exploration is not None and not (
-        isinstance(exploration, (int, float)) and math.isfinite(exploration) and 0 <= exploration <= MAX_EXPLORATION
-    ):
-        raise ValueError(
-            f"openspiel-ismcts exploration must be >= 0 and at most {MAX_EXPLORATION:g} (finite), got {exploration!r}"
-        )
+    budget.check_iterations("openspiel-ismcts", iterations)
+    budget.check_bounded("openspiel-ismcts", "exploration", exploration, MAX_EXPLORATION)
 
 
 class OpenSpielISMCTSAgent:

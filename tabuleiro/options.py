@@ -1,6 +1,6 @@
 """What every `tabuleiro` subcommand shares: option types that refuse a value outside its documented range
-(argparse names the option, exit code 2), output paths checked before the work starts, the bounds of the
-options, and SIGTERM turned into an interrupt so long runs stop promptly.
+(argparse names the option, exit code 2), the options several commands define, output paths checked before the
+work starts, the bounds of the options, and SIGTERM turned into an interrupt so long runs stop promptly.
 """
 
 import argparse
@@ -19,6 +19,7 @@ from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS
 
 __all__ = [
     "MAX_GAMES", "MAX_ITERATIONS", "MAX_MINUTES", "MAX_PLAYERS", "MAX_WORKERS", "SEED_MAX", "Terminated",
+    "add_config_option", "add_eval_games_option", "add_minutes_option", "add_players_option", "add_set_option",
     "check_output_dir", "check_output_file", "checked", "float_option", "int_option", "key_value", "key_values",
     "seed_option", "sigterm_as_interrupt",
 ]  # fmt: skip
@@ -107,6 +108,40 @@ def checked(option: str, parse: Callable[[str], object]) -> Callable[[str], obje
 
     wrapped.__name__ = option
     return wrapped
+
+
+# -- options several commands define -----------------------------------------------------------------
+# ``parser`` is an ArgumentParser or one of its groups (argparse's common base of the two is private).
+
+_CONFIG_HELP = "a game config knob (see `tabuleiro games GAME`); repeatable"
+_PLAYERS_HELP = "seats at the table, for games with a num_players knob"
+
+
+def add_players_option(parser: "argparse._ActionsContainer", help: str = _PLAYERS_HELP) -> None:
+    """``--players N``, N in 1..MAX_PLAYERS; None when not given (the game's own table size)."""
+    parser.add_argument("--players", type=int_option(1, MAX_PLAYERS), help=help)
+
+
+def add_config_option(parser: "argparse._ActionsContainer", help: str = _CONFIG_HELP) -> None:
+    """``--config KEY=VALUE``, repeatable: game config knobs as pairs in ``args.config`` (read with ``key_values``)."""
+    parser.add_argument("--config", action="append", type=checked("config", key_value), metavar="KEY=VALUE", help=help)
+
+
+def add_set_option(parser: "argparse._ActionsContainer", help: str) -> None:
+    """``--set KEY=VALUE``, repeatable: training settings as pairs in ``args.settings`` (read with ``key_values``)."""
+    parser.add_argument(
+        "--set", action="append", dest="settings", type=checked("set", key_value), metavar="KEY=VALUE", help=help
+    )
+
+
+def add_minutes_option(parser: "argparse._ActionsContainer", help: str, default: float | None = None) -> None:
+    """``--minutes M``, a time budget in (0, MAX_MINUTES]."""
+    parser.add_argument("--minutes", type=float_option(0, MAX_MINUTES), default=default, help=help)
+
+
+def add_eval_games_option(parser: "argparse._ActionsContainer", help: str, default: int, lowest: int = 1) -> None:
+    """``--eval-games N``, games in a final evaluation, N in lowest..MAX_GAMES."""
+    parser.add_argument("--eval-games", type=int_option(lowest, MAX_GAMES), default=default, help=help)
 
 
 # -- output paths -----------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ import fcntl
 import json
 import math
 import os
-import shutil
 import signal
 import threading
 import time
@@ -23,19 +22,23 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from agents.manifest import MANIFEST, checkpoint_iteration, verify_checkpoint, write_manifest
+from agents.manifest import checkpoint_iteration, verify_checkpoint
 from agents.rllib_policy import TRAIN_INFO, unreadable_checkpoint
-from envs.files import append_line, fsync_dir, write_atomic
-from training import ray_watchdog
+from envs.files import append_line, write_atomic
+from training import ray_watchdog, run_folder
 from training.config import TrainSettings, build_config, normalized
 from training.export import export_beside
 from training.opponents import PoolWeights
+from training.run_folder import (
+    CHECKPOINT,
+    CHECKPOINT_NAMES,
+    COMPLETE,
+    RLLIB_INFO,
+    newest_complete,
+    seal_checkpoint,
+)
 from training.selfplay import selfplay_callbacks
 
-CHECKPOINT = "checkpoint"
-CHECKPOINT_NAMES = (CHECKPOINT, f"{CHECKPOINT}.tmp", f"{CHECKPOINT}.old")  # the latest, being written, previous
-COMPLETE = MANIFEST  # written last into a checkpoint: its files, their sizes and sha256 (agents.manifest)
-RLLIB_INFO = "rllib_checkpoint.json"
 PROGRESS = "progress.jsonl"
 LOCK = "train.lock"  # held by the process training into the folder (its id inside)
 
@@ -91,13 +94,9 @@ def newest_checkpoint(run: str | Path) -> Path | None:
     """The newest complete checkpoint of a run folder, whatever an interrupted save left: ``checkpoint/``,
     ``checkpoint.tmp/`` or ``checkpoint.old/`` (a tie goes to ``checkpoint/``); None if there is none."""
     run = Path(run)
-    found = []
-    for rank, name in enumerate(CHECKPOINT_NAMES):
-        iteration = _checkpoint_iteration(run / name)
-        if iteration is not None:
-            found.append((iteration, -rank, run / name))
-    if found:
-        return max(found)[2]
+    found = newest_complete(run, (TRAIN_INFO, RLLIB_INFO))
+    if found is not None:
+        return found
     return run / CHECKPOINT if _legacy(run / CHECKPOINT) else None
 
 
@@ -189,33 +188,11 @@ def format_progress(row: dict[str, Any]) -> str:
     return "  ".join(parts)
 
 
-def _remove_checkpoint(folder: Path) -> None:
-    """Delete a checkpoint folder so that no moment of it looks complete: its marker first, then its info files."""
-    for name in (COMPLETE, TRAIN_INFO, RLLIB_INFO):
-        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
-            (folder / name).unlink()
-    if folder.is_dir():
-        shutil.rmtree(folder)
-    elif folder.exists():
-        folder.unlink()
-
-
 def settle_checkpoints(out: Path) -> Path | None:
     """Make ``out/checkpoint`` the newest complete checkpoint and remove the others (what an interrupted save
     left). Every step keeps the newest complete checkpoint where ``newest_checkpoint`` finds it: a folder is
     removed only while a newer or equal complete one exists, and the newest is moved by one rename."""
-    best = newest_checkpoint(out)
-    final = out / CHECKPOINT
-    if best is not None and best != final:
-        if final.exists():
-            _remove_checkpoint(final)
-        best.rename(final)
-        fsync_dir(out)
-        best = final
-    for name in CHECKPOINT_NAMES[1:] + (() if best is not None else (CHECKPOINT,)):
-        if (out / name).exists():
-            _remove_checkpoint(out / name)
-    return best
+    return run_folder.settle_checkpoints(out, newest_checkpoint)
 
 
 def save_checkpoint(algo: Any, out: Path, meta: dict[str, Any]) -> Path:
@@ -223,20 +200,12 @@ def save_checkpoint(algo: Any, out: Path, meta: dict[str, Any]) -> Path:
     included) leaves the newest complete checkpoint where ``find_checkpoint`` looks: the new one is written
     into ``checkpoint.tmp/`` and sealed by its marker, written last; then ``checkpoint/`` becomes
     ``checkpoint.old/``, ``checkpoint.tmp/`` becomes ``checkpoint/`` and the old one is removed."""
-    final, tmp, old = (out / name for name in CHECKPOINT_NAMES)
+    tmp = out / CHECKPOINT_NAMES[1]
     settle_checkpoints(out)  # what an earlier interrupted save left: the newest complete one is checkpoint/
     algo.save_to_path(str(tmp.resolve()))
     selfplay_callbacks(algo).league.save(tmp / "pool")
     write_atomic(tmp / TRAIN_INFO, json.dumps(meta, indent=1))
-    write_manifest(tmp, int(meta["iteration"]))  # written last: the checkpoint is complete once it exists
-    if final.exists():
-        final.rename(old)
-        fsync_dir(out)
-    tmp.rename(final)
-    fsync_dir(out)
-    if old.exists():
-        _remove_checkpoint(old)
-    return final
+    return seal_checkpoint(out, int(meta["iteration"]))  # the manifest written last, then the renames
 
 
 def _terminate_as_interrupt() -> Any:

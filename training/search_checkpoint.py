@@ -3,9 +3,9 @@
 ``checkpoint/`` holds ``policy.npz`` (the network, in the policy file format), ``optimizer.npz`` (AdamW's moments
 and step counts), ``replay.npz`` (the replay buffer), ``tabuleiro_train.json`` (``algo``, settings, iteration,
 seconds trained) and, written last, ``tabuleiro_complete.json`` (``agents.manifest``: sizes and sha256). Saving
-follows PPO's protocol (``training.loop.save_checkpoint``): write ``checkpoint.tmp/``, seal it, rename
-``checkpoint/`` to ``checkpoint.old/`` and ``checkpoint.tmp/`` to ``checkpoint/``, remove the old one; a resume
-takes the newest complete one of the three. Nothing in it is a pickle.
+follows PPO's protocol (``training.run_folder``): write ``checkpoint.tmp/``, seal it, rename ``checkpoint/`` to
+``checkpoint.old/`` and ``checkpoint.tmp/`` to ``checkpoint/``, remove the old one; a resume takes the newest
+complete one of the three. Nothing in it is a pickle.
 """
 
 import io
@@ -17,10 +17,17 @@ import numpy as np
 import torch
 
 from agents.compiled_policy import POLICY_FILE, read_arrays, save_policy
-from agents.manifest import checkpoint_iteration, verify_checkpoint, write_manifest
+from agents.manifest import verify_checkpoint
 from agents.rllib_policy import TRAIN_INFO
-from envs.files import fsync_dir, write_atomic
-from training.loop import CHECKPOINT, CHECKPOINT_NAMES, _remove_checkpoint
+from envs.files import write_atomic
+from training.run_folder import (
+    CHECKPOINT,
+    CHECKPOINT_NAMES,
+    newest_complete,
+    remove_checkpoint,
+    seal_checkpoint,
+    settle_checkpoints,
+)
 from training.search_net import SearchNet, load_net_arrays, net_arrays
 from training.search_targets import ReplayBuffer
 
@@ -32,12 +39,7 @@ _MOMENTS = ("exp_avg", "exp_avg_sq")
 
 def newest(run: Path) -> Path | None:
     """The newest complete checkpoint of a run folder among the three names (a tie goes to ``checkpoint/``)."""
-    found = []
-    for rank, name in enumerate(CHECKPOINT_NAMES):
-        iteration = checkpoint_iteration(run / name, REQUIRED)
-        if iteration is not None:
-            found.append((iteration, -rank, run / name))
-    return max(found)[2] if found else None
+    return newest_complete(run, REQUIRED)
 
 
 def find(run: Path) -> Path:
@@ -54,18 +56,7 @@ def find(run: Path) -> Path:
 
 def settle(out: Path) -> Path | None:
     """Make ``out/checkpoint`` the newest complete checkpoint and remove what an interrupted save left."""
-    best = newest(out)
-    final = out / CHECKPOINT
-    if best is not None and best != final:
-        if final.exists():
-            _remove_checkpoint(final)
-        best.rename(final)
-        fsync_dir(out)
-        best = final
-    for name in CHECKPOINT_NAMES[1:] + (() if best is not None else (CHECKPOINT,)):
-        if (out / name).exists():
-            _remove_checkpoint(out / name)
-    return best
+    return settle_checkpoints(out, newest)
 
 
 def _optimizer_arrays(optimizer: torch.optim.Optimizer) -> dict[str, np.ndarray]:
@@ -99,10 +90,10 @@ def save(
     out: Path, net: SearchNet, optimizer: torch.optim.Optimizer, buffer: ReplayBuffer, game: Any, meta: dict[str, Any]
 ) -> Path:
     """Write the checkpoint to ``out/checkpoint`` (module docstring) and return it."""
-    final, tmp, old = (out / name for name in CHECKPOINT_NAMES)
+    tmp = out / CHECKPOINT_NAMES[1]
     settle(out)
     if tmp.exists():
-        _remove_checkpoint(tmp)
+        remove_checkpoint(tmp)
     tmp.mkdir(parents=True)
     save_policy(net_arrays(net, game), tmp / POLICY_FILE)
     raw = io.BytesIO()
@@ -110,15 +101,7 @@ def save(
     write_atomic(tmp / OPTIMIZER, raw.getvalue())
     buffer.save(tmp / REPLAY)
     write_atomic(tmp / TRAIN_INFO, json.dumps(meta, indent=1))
-    write_manifest(tmp, int(meta["iteration"]))  # written last: the checkpoint is complete once it exists
-    if final.exists():
-        final.rename(old)
-        fsync_dir(out)
-    tmp.rename(final)
-    fsync_dir(out)
-    if old.exists():
-        _remove_checkpoint(old)
-    return final
+    return seal_checkpoint(out, int(meta["iteration"]))  # the manifest written last, then the renames
 
 
 def load(ckpt: Path, net: SearchNet, optimizer: torch.optim.Optimizer, buffer: ReplayBuffer) -> dict[str, Any]:

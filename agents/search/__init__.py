@@ -1,5 +1,5 @@
 """Compiled IS-MCTS: the shared loops (``ismcts_loop.py``, and ``guided_loop.py`` with a policy network)
-compiled for each game's search hooks.
+compiled for each game's search hooks, and the search agents' budget per move (``budget.py``).
 
 A game's hooks are its ``Game.search`` (``envs.engine.contract.SearchHooks``, e.g. in
 ``envs/capivari/search.py``); the loop is compiled for the game on first use and cached by numba.

@@ -42,6 +42,7 @@ from envs.engine.contract import (
 )
 from envs.engine.policy_net import game_logits
 from envs.engine.rng import splitmix64
+from envs.engine.search_tree import back_up, clear_children, copy_bytes, link_child, mark_children, restrict_mask
 
 FIRST_PLAY_VALUE = 0.5  # Q of an unvisited child: neutral, so the priors alone order the first visits
 
@@ -62,14 +63,7 @@ def add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes):
         if mask[a] and child_of[a] < 0:
             child = n_nodes
             n_nodes += 1
-            tree_i[child, 0] = a
-            tree_i[child, 1] = mover
-            tree_i[child, 2] = -1
-            tree_i[child, 3] = tree_i[node, 2]
-            tree_i[node, 2] = child
-            tree_f[child, 0] = 0.0
-            tree_f[child, 1] = 0.0
-            tree_f[child, 2] = 0.0
+            link_child(node, child, a, mover, 0.0, tree_i, tree_f)
             tree_f[child, 3] = np.exp(np.float64(logits[a]) - top) / total
             child_of[a] = child
     return n_nodes
@@ -145,8 +139,7 @@ def guided_iterate(
     for it in range(first, first + count):
         if n_nodes + NUM_ACTIONS * (path.shape[0] + 1) > capacity:  # each level may add a child per action
             break
-        for k in range(root_bytes.shape[0]):
-            work_bytes[k] = root_bytes[k]
+        copy_bytes(root_bytes, work_bytes)
         r = splitmix64(np.uint64(seed) + np.uint64(it) * np.uint64(0x9E3779B97F4A7C15))
         determinize(s, seat, r)
         returns[:] = 0.0
@@ -157,13 +150,8 @@ def guided_iterate(
             mover = s.current
             legal_into(s, mask)
             if depth == 0:
-                for a in range(mask.shape[0]):
-                    mask[a] &= root_mask[a]
-            c = tree_i[node, 2]
-            while c >= 0:
-                if tree_i[c, 1] == mover:
-                    child_of[tree_i[c, 0]] = c
-                c = tree_i[c, 3]
+                restrict_mask(mask, root_mask)
+            mark_children(node, mover, child_of, tree_i)
             missing = False
             for a in range(mask.shape[0]):
                 if mask[a] and child_of[a] < 0:
@@ -173,10 +161,7 @@ def guided_iterate(
                 observe_into(s, mover, obs, obs_mask)
                 game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
                 n_nodes = add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes)
-            c = tree_i[node, 2]
-            while c >= 0:
-                child_of[tree_i[c, 0]] = -1
-                c = tree_i[c, 3]
+            clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             child = puct_child(node, mover, mask, tree_i, tree_f, c_puct)
             step(s, tree_i[child, 0])
             for p in range(returns.shape[0]):
@@ -191,16 +176,12 @@ def guided_iterate(
             mover = s.current
             legal_into(s, mask)
             if depth == 0:
-                for a in range(mask.shape[0]):
-                    mask[a] &= root_mask[a]
+                restrict_mask(mask, root_mask)
             observe_into(s, mover, obs, obs_mask)
             v = game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
             if tree_i[node, 2] < 0:
                 n_nodes = add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes)
-                c = tree_i[node, 2]
-                while c >= 0:
-                    child_of[tree_i[c, 0]] = -1
-                    c = tree_i[c, 3]
+                clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             value_utility(s, returns, np.float64(v), value_lo, value_hi, util)
             if value_weight < 1.0:
                 r = splitmix64(r)
@@ -208,10 +189,6 @@ def guided_iterate(
                 utility(s, returns, rollout_util)
                 for p in range(util.shape[0]):
                     util[p] = value_weight * util[p] + (1.0 - value_weight) * rollout_util[p]
-        tree_f[0, 0] += 1.0
-        for d in range(depth):
-            n = path[d]
-            tree_f[n, 0] += 1.0
-            tree_f[n, 2] += util[tree_i[n, 1]]
+        back_up(path, depth, util, tree_i, tree_f)
         done += 1
     return n_nodes, done

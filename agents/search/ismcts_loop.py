@@ -57,6 +57,7 @@ from envs.engine.contract import (
     utility,
 )
 from envs.engine.rng import splitmix64
+from envs.engine.search_tree import back_up, clear_children, copy_bytes, link_child, mark_children, restrict_mask
 
 ROLLOUT_STEPS = -1  # SearchHooks.rollout_steps
 OPPONENTS_IN_TREE = True  # SearchHooks.opponents_in_tree
@@ -124,8 +125,7 @@ def ismcts_iterate(
             block += root_mask[a] != 0
         block = max(block, 1)
     for it in range(first, first + count):
-        for k in range(root_bytes.shape[0]):  # an explicit loop: numba's slice copy is ~15x slower here
-            work_bytes[k] = root_bytes[k]
+        copy_bytes(root_bytes, work_bytes)
         r = splitmix64(np.uint64(seed) + np.uint64(it // block) * np.uint64(0x9E3779B97F4A7C15))
         determinize(s, seat, r)
         returns[:] = 0.0
@@ -142,37 +142,20 @@ def ismcts_iterate(
                 continue
             legal_into(s, mask)
             if depth == 0:
-                for a in range(mask.shape[0]):
-                    mask[a] &= root_mask[a]
-            c = tree_i[node, 2]
-            while c >= 0:
-                if tree_i[c, 1] == mover:
-                    child_of[tree_i[c, 0]] = c
-                c = tree_i[c, 3]
+                restrict_mask(mask, root_mask)
+            mark_children(node, mover, child_of, tree_i)
             n_untried = 0
             for a in range(mask.shape[0]):
                 if mask[a] and child_of[a] < 0:
                     untried[n_untried] = a
                     n_untried += 1
-            c = tree_i[node, 2]
-            while c >= 0:
-                child_of[tree_i[c, 0]] = -1
-                if tree_i[c, 1] == mover and mask[tree_i[c, 0]]:
-                    tree_f[c, 1] += 1.0
-                c = tree_i[c, 3]
+            clear_children(node, mover, mask, child_of, tree_i, tree_f, True)  # and counts the available ones
             if n_untried > 0:
                 r = splitmix64(r)
                 a = expand_action(s, untried, n_untried, r)
                 child = n_nodes
                 n_nodes += 1
-                tree_i[child, 0] = a
-                tree_i[child, 1] = mover
-                tree_i[child, 2] = -1
-                tree_i[child, 3] = tree_i[node, 2]
-                tree_i[node, 2] = child
-                tree_f[child, 0] = 0.0
-                tree_f[child, 1] = 1.0
-                tree_f[child, 2] = 0.0
+                link_child(node, child, a, mover, 1.0, tree_i, tree_f)
                 expanded = True
             else:
                 child = _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore)
@@ -196,9 +179,5 @@ def ismcts_iterate(
                     for p in range(returns.shape[0]):
                         returns[p] += s.rewards[p]
         utility(s, returns, util)
-        tree_f[0, 0] += 1.0
-        for d in range(depth):
-            n = path[d]
-            tree_f[n, 0] += 1.0
-            tree_f[n, 2] += util[tree_i[n, 1]]
+        back_up(path, depth, util, tree_i, tree_f)
     return n_nodes

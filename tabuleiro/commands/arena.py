@@ -9,11 +9,12 @@ from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, checked_agents, fo
 from agents.arena_plot import plot_report
 from envs.files import write_atomic
 from tabuleiro.options import (
+    add_config_option,
+    add_players_option,
     check_output_dir,
     check_output_file,
     checked,
     int_option,
-    key_value,
     key_values,
     seed_option,
 )
@@ -35,15 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games", type=int_option(1, MAX_GAMES), default=100, help=f"games to play, 1..{MAX_GAMES:,} (default 100)"
     )
-    parser.add_argument(
-        "--players", type=int_option(1, MAX_PLAYERS), default=None, help="seats at the table (default: one per agent)"
-    )
-    parser.add_argument(
-        "--config",
-        action="append",
-        type=checked("config", key_value),
-        metavar="KEY=VALUE",
-        help="a game config knob (see `tabuleiro games GAME`), e.g. placement_prior=true for a policy trained "
+    add_players_option(parser, "seats at the table (default: one per agent)")
+    add_config_option(
+        parser,
+        "a game config knob (see `tabuleiro games GAME`), e.g. placement_prior=true for a policy trained "
         "with it; repeatable",
     )
     parser.add_argument("--seed", type=seed_option, default=0, help="tournament seed, 0..2**32-1 (default 0)")

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import envs
-from tabuleiro.options import check_output_file, checked, key_value, key_values
+from tabuleiro.options import add_config_option, check_output_file, key_values
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,13 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the game the module was trained on, when the checkpoint does not say (no tabuleiro_train.json)",
     )
-    parser.add_argument(
-        "--config",
-        action="append",
-        type=checked("config", key_value),
-        metavar="KEY=VALUE",
-        help="with --game: a game config knob the module was trained with; repeatable",
-    )
+    add_config_option(parser, "with --game: a game config knob the module was trained with; repeatable")
     parser.add_argument(
         "--trust-checkpoint",
         action="store_true",

@@ -14,12 +14,11 @@ import envs
 from benchmarks.learning import check_targets, plot, raw_env_rates, summarize, targets
 from envs.files import write_atomic
 from tabuleiro.options import (
-    MAX_GAMES,
     MAX_MINUTES,
-    MAX_PLAYERS,
+    add_eval_games_option,
+    add_minutes_option,
+    add_players_option,
     check_output_dir,
-    float_option,
-    int_option,
     seed_option,
 )
 from training.run import default_torch_threads, final_evaluation, game_config_for
@@ -30,23 +29,11 @@ SHOWN = ("targets", "learner_decisions_per_s_median", "decisions_per_s_median", 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tabuleiro learning`."""
     parser.add_argument("game", help="game name, e.g. capivari (see `tabuleiro games`)")
-    parser.add_argument(
-        "--minutes",
-        type=float_option(0, MAX_MINUTES),
-        default=20.0,
-        help=f"training time budget in (0, {MAX_MINUTES:g}] (default 20)",
-    )
-    parser.add_argument(
-        "--players", type=int_option(1, MAX_PLAYERS), help="default: the target's table size (4 for horizonte)"
-    )
+    add_minutes_option(parser, f"training time budget in (0, {MAX_MINUTES:g}] (default 20)", default=20.0)
+    add_players_option(parser, "default: the target's table size (4 for horizonte)")
     parser.add_argument("--out", help="run folder (default runs/learning-GAME)")
     parser.add_argument("--from-run", help="report on this finished `tabuleiro train` run instead of training")
-    parser.add_argument(
-        "--eval-games",
-        type=int_option(1, MAX_GAMES),
-        default=1000,
-        help="games per opponent in the final evaluation (default 1000)",
-    )
+    add_eval_games_option(parser, "games per opponent in the final evaluation (default 1000)", default=1000)
     parser.add_argument("--seed", type=seed_option, default=0, help="seeds the training and the evaluation (default 0)")
 
 

@@ -15,7 +15,15 @@ from agents.registry import check_spec, make_agent, parse_spec
 from envs.files import write_atomic
 from envs.replay import record, save
 from tabuleiro.move_text import move_text
-from tabuleiro.options import MAX_PLAYERS, Terminated, check_output_file, checked, int_option, seed_option
+from tabuleiro.options import (
+    MAX_PLAYERS,
+    Terminated,
+    add_players_option,
+    check_output_file,
+    checked,
+    int_option,
+    seed_option,
+)
 
 
 class _Told:
@@ -37,12 +45,7 @@ class _Told:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tabuleiro play`."""
     parser.add_argument("game", help="game name, e.g. capivari (or capivari_v0), horizonte, dorfromantik_duel")
-    parser.add_argument(
-        "--players",
-        type=int_option(1, MAX_PLAYERS),
-        default=None,
-        help="seats at the table, for games with a choice",
-    )
+    add_players_option(parser, "seats at the table, for games with a choice")
     parser.add_argument("--seat", type=int_option(0, MAX_PLAYERS - 1), default=0, help="your seat, 0-based (default 0)")
     parser.add_argument(
         "--opponents",

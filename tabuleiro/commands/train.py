@@ -15,15 +15,16 @@ import envs
 from envs.files import write_atomic
 from tabuleiro.commands.train_search import ALGOS, algo_of, run_search
 from tabuleiro.options import (
-    MAX_GAMES,
     MAX_ITERATIONS,
     MAX_MINUTES,
-    MAX_PLAYERS,
+    add_config_option,
+    add_eval_games_option,
+    add_minutes_option,
+    add_players_option,
+    add_set_option,
     check_output_dir,
     checked,
-    float_option,
     int_option,
-    key_value,
     key_values,
     seed_option,
 )
@@ -43,14 +44,10 @@ def _pool_weights(text: str) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tabuleiro train` (every number bounded: a value out of range is refused at once)."""
     parser.add_argument("game", help="game to train on (capivari, horizonte, dorfromantik_duel; see `tabuleiro games`)")
-    parser.add_argument(
-        "--players", type=int_option(1, MAX_PLAYERS), help="seats at the table, for games with a num_players knob"
-    )
+    add_players_option(parser)
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument(
-        "--minutes",
-        type=float_option(0, MAX_MINUTES),
-        help=f"training time budget in (0, {MAX_MINUTES:g}] (a week), total across resumes (default 20)",
+    add_minutes_option(
+        budget, f"training time budget in (0, {MAX_MINUTES:g}] (a week), total across resumes (default 20)"
     )
     budget.add_argument(
         "--iterations",
@@ -87,20 +84,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=checked("pool", _pool_weights),
         help="opponent kind weights, e.g. random=0.2,heuristic=0.5,snapshot=0.3,self=0",
     )
-    parser.add_argument(
-        "--config",
-        action="append",
-        type=checked("config", key_value),
-        metavar="KEY=VALUE",
-        help="a game config knob (see `tabuleiro games GAME`), e.g. placement_prior=true; repeatable",
-    )
-    parser.add_argument(
-        "--set",
-        action="append",
-        dest="settings",
-        type=checked("set", key_value),
-        metavar="KEY=VALUE",
-        help="a training setting over the game's preset (training.config.TrainSettings; JSON values), e.g. "
+    add_config_option(parser, "a game config knob (see `tabuleiro games GAME`), e.g. placement_prior=true; repeatable")
+    add_set_option(
+        parser,
+        "a training setting over the game's preset (training.config.TrainSettings; JSON values), e.g. "
         "lr=5e-4, hiddens=[128,128], action_prior=placement_prior; repeatable",
     )
     parser.add_argument(
@@ -109,11 +96,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=10,
         help="iterations between checkpoints (default 10)",
     )
-    parser.add_argument(
-        "--eval-games",
-        type=int_option(0, MAX_GAMES),
-        default=500,
-        help="games per opponent in the final evaluation (default 500; 0: none)",
+    add_eval_games_option(
+        parser, "games per opponent in the final evaluation (default 500; 0: none)", default=500, lowest=0
     )
     parser.add_argument(
         "--torch-threads",
