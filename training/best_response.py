@@ -71,7 +71,9 @@ def br_settings(
     gid = envs.game_name(game)
     preset = {**BR_PRESETS.get(gid, {}), **(overrides or {})}
     settings = settings_for(gid, game_config=game_config, seed=seed, **{k: v for k, v in preset.items() if k != "pool"})
-    return replace(settings, pool=pool_for(spec), snapshot_threshold=2.0, shaping=None)
+    name, path, _ = parse_spec(spec)
+    policy_file = path if name == "policy" and in_kernel(spec) else None  # the kernel's policy slot plays it
+    return replace(settings, pool=pool_for(spec), opponent_policy=policy_file, snapshot_threshold=2.0, shaping=None)
 
 
 class AgentPolicy:
