@@ -6,8 +6,6 @@ reset at once (seeded from its own generator), and its final rewards are reporte
 in the step that finished it.
 """
 
-import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -156,13 +154,10 @@ class BatchEnv:
         draws = self._k.random_draws(self.states.shape[0], np.uint64(seed))  # each game's generator, carried on
         chunk = max(1, STEPS_PER_CALL // self.num_envs)
         finished, left = 0, int(steps_per_game)
-        with noted_interrupts() as interrupted:
-            while left > 0:
-                if interrupted:
-                    raise KeyboardInterrupt
-                with self._threads():
-                    finished += int(self._k.random_steps_from(self.states, draws, min(chunk, left)))
-                left -= chunk
+        while left > 0:
+            with self._threads():
+                finished += int(self._k.random_steps_from(self.states, draws, min(chunk, left)))
+            left -= chunk
         return finished
 
     @contextmanager
@@ -180,25 +175,3 @@ class BatchEnv:
     def _check_ready(self) -> None:
         if not self._ready:
             raise RuntimeError("call reset() first")
-
-
-@contextmanager
-def noted_interrupts() -> Iterator[list[bool]]:
-    """Ctrl-C raises KeyboardInterrupt as usual and is also noted in the yielded list (truthy once it came), so a
-    loop can stop at its next check even if the exception was swallowed (raised inside a finalizer). Outside the
-    main thread (no handler can be set there) or where Ctrl-C has another handler than Python's, nothing changes."""
-    noted: list[bool] = []
-    previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
-    if previous is not signal.default_int_handler:
-        yield noted
-        return
-
-    def note(signum: int, frame: Any) -> None:
-        noted.append(True)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note)
-    try:
-        yield noted
-    finally:
-        signal.signal(signal.SIGINT, previous)
