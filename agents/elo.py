@@ -8,7 +8,7 @@ one side only.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -93,7 +93,9 @@ def _linked_to(anchor: int, met: np.ndarray) -> list[bool]:
     return seen
 
 
-def game_results(records: Sequence[dict[str, Any]], places_of: Any) -> list[tuple[int, int, float]]:
+def game_results(
+    records: Sequence[dict[str, Any]], places_of: Callable[[dict[str, Any]], Sequence[int]]
+) -> list[tuple[int, int, float]]:
     """``(seat 0's agent, seat 1's agent, seat 0's score)`` of each two-seat game record (``lineup``, ``returns``,
     ``scores``); ``places_of(record)`` gives the seats' places (1 = best, shared on a draw)."""
     out = []

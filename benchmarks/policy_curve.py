@@ -16,6 +16,7 @@ from typing import Any
 import envs
 from agents.arena import run_arena
 from agents.registry import check_spec
+from envs.engine.config import key_value, key_values
 from envs.files import save_figure, write_atomic
 
 SNAPSHOT = re.compile(r"policy-(\d+)\.npz$")
@@ -23,6 +24,8 @@ SNAPSHOT = re.compile(r"policy-(\d+)\.npz$")
 
 def snapshots(folder: Path) -> list[tuple[int, Path]]:
     """``(seconds, file)`` of each ``policy-SSSSS.npz`` in ``folder``, oldest first."""
+    if not folder.is_dir():
+        raise ValueError(f"{str(folder)!r} is not a folder")
     found = sorted((int(m.group(1)), p) for p in folder.iterdir() if (m := SNAPSHOT.search(p.name)))
     if not found:
         raise ValueError(f"no policy-SSSSS.npz files in {str(folder)!r}")
@@ -70,15 +73,12 @@ def plot(rows: list[dict[str, Any]], against: list[str], title: str, path: str) 
     save_figure(fig, path, dpi=100)
 
 
-def config_pair(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE``, VALUE read as JSON where it is (``true``, ``4``), else kept as a string."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip().isidentifier():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+def config_option(text: str) -> tuple[str, Any]:
+    """``--config KEY=VALUE`` for argparse: ``key_value``, its error as argparse's."""
     try:
-        return key.strip(), json.loads(value)
-    except json.JSONDecodeError:
-        return key.strip(), value
+        return key_value(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,14 +89,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50, help="games per snapshot and opponent (seats rotated)")
     parser.add_argument("--players", type=int, help="seats at the table, for games with num_players")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--config", action="append", type=config_pair, default=[], metavar="KEY=VALUE")
+    parser.add_argument("--config", action="append", type=config_option, metavar="KEY=VALUE")
     parser.add_argument("--json")
     parser.add_argument("--png")
     args = parser.parse_args(argv)
     try:
         for spec in args.against:
             check_spec(spec)
-        config = dict(args.config)
+        config = key_values(args.config, "--config")
         if args.players is not None:
             config["num_players"] = args.players
         players = args.players or len(envs.make(args.game, **config).possible_agents)

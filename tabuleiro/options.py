@@ -5,7 +5,6 @@ work starts, the bounds of the options, and SIGTERM turned into an interrupt so 
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import signal
@@ -13,9 +12,9 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS
+from envs.engine.config import key_value, key_values
 
 __all__ = [
     "MAX_GAMES", "MAX_ITERATIONS", "MAX_MINUTES", "MAX_PLAYERS", "MAX_WORKERS", "SEED_MAX", "Terminated",
@@ -69,31 +68,6 @@ def float_option(lo: float, hi: float, *, open_low: bool = True) -> Callable[[st
 
 
 seed_option = int_option(0, SEED_MAX)
-
-
-def key_value(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` (``--config``, ``--set``): VALUE read as JSON (``true``, ``3``, ``5e-4``, ``[128,128]``),
-    else kept as the string it is (``action_prior=placement_prior``)."""
-    key, sep, value = text.partition("=")
-    key = key.strip()
-    if not sep or not key.isidentifier():
-        raise ValueError(f"expected KEY=VALUE with KEY a name, got {text!r}")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
-    except RecursionError:
-        raise ValueError(f"{key}: the value nests too deeply to be a setting") from None
-
-
-def key_values(pairs: list[tuple[str, Any]] | None, option: str) -> dict[str, Any]:
-    """The ``key_value`` pairs of a repeatable option as a dict; a key given twice is refused."""
-    out: dict[str, Any] = {}
-    for key, value in pairs or []:
-        if key in out:
-            raise ValueError(f"{option} {key} given twice ({out[key]!r} and {value!r})")
-        out[key] = value
-    return out
 
 
 def checked(option: str, parse: Callable[[str], object]) -> Callable[[str], object]:

@@ -97,3 +97,28 @@ def describe_config(cls: type) -> list[tuple[str, Any, str]]:
 def config_json(cfg: Any) -> dict[str, Any]:
     """A config's fields as JSON values (tuples as lists): what files store and compare it as."""
     return json.loads(json.dumps(dataclasses.asdict(cfg)))
+
+
+def key_value(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` (``--config``, ``--set``): VALUE read as JSON (``true``, ``3``, ``5e-4``, ``[128,128]``),
+    else kept as the string it is (``action_prior=placement_prior``)."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise ValueError(f"expected KEY=VALUE with KEY a name, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+    except RecursionError:
+        raise ValueError(f"{key}: the value nests too deeply to be a setting") from None
+
+
+def key_values(pairs: list[tuple[str, Any]] | None, option: str) -> dict[str, Any]:
+    """The ``key_value`` pairs of a repeatable option as a dict; a key given twice is refused."""
+    out: dict[str, Any] = {}
+    for key, value in pairs or []:
+        if key in out:
+            raise ValueError(f"{option} {key} given twice ({out[key]!r} and {value!r})")
+        out[key] = value
+    return out
