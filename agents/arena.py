@@ -176,23 +176,9 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _in_pool_loop(frame: Any) -> bool:
-    """Whether ``frame`` runs inside the pool's worker loop (a task, or waiting for one), not its start or exit."""
-    while frame is not None:
-        code = frame.f_code
-        if code.co_name == "worker" and code.co_filename.endswith(os.path.join("multiprocessing", "pool.py")):
-            return True
-        frame = frame.f_back
-    return False
-
-
 def _exit_between_bytecodes(signum: int, frame: Any) -> None:
     """Exit through Python; a SystemExit raised inside a finalizer (``__del__``) is swallowed, so SIGALRM's default
-    action ends the worker 2 s later if it is still running. Outside the pool's loop (a worker already exiting when
-    the parent terminates its workers after the last game) it ends at once: nothing is held, and an exit hook would
-    print the SystemExit's traceback."""
-    if not _in_pool_loop(frame):
-        os._exit(128 + signum)
+    action ends the worker 2 s later if it is still running."""
     signal.alarm(2)
     raise SystemExit(128 + signum)
 
