@@ -8,18 +8,15 @@ workers (time-budgeted agents aside: how far they search depends on the machine)
 """
 
 import contextlib
-import ctypes
 import itertools
 import json
-import multiprocessing as mp
 import os
 import signal
-import sys
 import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -29,6 +26,7 @@ import envs
 from agents.match import play_game
 from agents.registry import check_spec, make_agent, parse_spec
 from agents.results import summarize
+from agents.worker_pool import LocalGames
 from envs.files import write_atomic
 from envs.replay import MAX_SEATS, record
 
@@ -176,78 +174,6 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _exit_between_bytecodes(signum: int, frame: Any) -> None:
-    """Exit through Python; a SystemExit raised inside a finalizer (``__del__``) is swallowed, so SIGALRM's default
-    action ends the worker 2 s later if it is still running."""
-    signal.alarm(2)
-    raise SystemExit(128 + signum)
-
-
-def _worker_start() -> None:
-    """In each worker process: Ctrl-C (sent to the whole terminal group) is the parent's to handle (it
-    terminates the workers; no traceback from each of them); SIGTERM (the parent's, or one sent to the whole
-    group) exits through Python, so a queue lock the worker holds while sending a result is released (a worker
-    dying with it held hangs the parent's ``terminate``); and on Linux the worker dies with its parent even if
-    the parent is killed outright."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_between_bytecodes)
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    parent = mp.parent_process()
-    if parent is not None and os.getppid() != parent.pid:  # the parent died before this worker started
-        os._exit(1)
-
-
-class LocalGames:
-    """Results of the tasks, played in this process (1 worker) or a pool of spawned processes, each game
-    reported as soon as it ends (``play``: the function playing one task, ``play_one``; a module-level
-    function, so the workers can import it).
-
-    Iterate over it for the results; after an interrupt, ``drain()`` returns the results that reached this
-    process but were not iterated yet, and ``close()`` terminates the workers (what a game in progress did
-    is lost, what finished is kept)."""
-
-    def __init__(self, tasks: list[dict[str, Any]], workers: int, play: Callable[[dict], dict] = play_one) -> None:
-        self.tasks, self.workers, self.play = tasks, min(workers, len(tasks)), play
-        self._pool: Any = None
-        self._results: Any = None
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        if self.workers <= 1:
-            for t in self.tasks:
-                yield self.play(t)
-            return
-        self._pool = mp.get_context("spawn").Pool(self.workers, initializer=_worker_start)
-        # one game per message: a game's result leaves its worker when the game ends, not with a batch
-        self._results = self._pool.imap_unordered(self.play, self.tasks, chunksize=1)
-        try:
-            yield from self._results
-        finally:
-            self.close()
-
-    def drain(self) -> list[dict[str, Any]]:
-        """Results received from the workers and not yet iterated (without waiting for more)."""
-        out: list[dict[str, Any]] = []
-        while self._results is not None:
-            try:
-                out.append(self._results.next(timeout=0))
-            except (StopIteration, mp.TimeoutError):
-                break
-            except Exception:  # a game that failed: the others are still worth keeping
-                continue
-        return out
-
-    def close(self) -> None:
-        """Terminate the worker processes (idempotent)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-
-
 class RayGames:
     """Results of the tasks played as Ray tasks (``address``: ``auto``, ``ray://host:port``, or ``local``), one
     game per task, at most a few per CPU queued at a time; ``drain()`` and ``close()`` as in ``LocalGames``."""
@@ -298,7 +224,7 @@ class RayGames:
 
 def run_local(tasks: list[dict[str, Any]], workers: int) -> LocalGames:
     """The tasks' results as they finish, in this process (1 worker) or a pool of spawned processes."""
-    return LocalGames(tasks, workers)
+    return LocalGames(tasks, workers, play_one)
 
 
 def run_ray(tasks: list[dict[str, Any]], address: str) -> RayGames:

@@ -98,3 +98,25 @@ def test_workers_report_each_game_as_it_ends():
             got += [r["index"] for r in games.drain()]
             games.close()
     assert sorted(got) == [0, 1, 2, 4, 5, 6]
+
+
+def _play_or_fail(task: dict) -> dict:
+    """A stand-in for ``play_one``: game 2 raises, game 5 kills its worker, the others end at once."""
+    if task["index"] == 2 and task.get("raise"):
+        raise ValueError("no such move in game 2")
+    if task["index"] == 5 and task.get("die"):
+        os._exit(3)
+    return {"index": task["index"]}
+
+
+def test_a_game_that_raises_in_a_worker_raises_in_the_arena_with_the_workers_traceback():
+    games = LocalGames([{"index": i, "raise": True} for i in range(8)], workers=2, play=_play_or_fail)
+    with pytest.raises(ValueError, match="no such move in game 2") as caught:
+        list(games)
+    assert "_play_or_fail" in caught.value.__notes__[0]
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for():
+    games = LocalGames([{"index": i, "die": True} for i in range(8)], workers=2, play=_play_or_fail)
+    with pytest.raises(RuntimeError, match=r"died playing game 5 \(exit code 3\)"):
+        list(games)

@@ -42,7 +42,7 @@ def test_sigterm_right_after_a_replay_is_written_still_reports_its_game(tmp_path
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals a process group")
 def test_sigterm_to_the_whole_group_stops_the_arena_and_its_workers(tmp_path):
     """A terminal or a scheduler signals the whole group: workers killed while sending a result used to keep the
-    result queue's lock and hang the parent's terminate for good."""
+    result queue's lock and hang the parent's terminate for good (in multiprocessing.Pool)."""
     games = tmp_path / "games"
     argv = ["arena", "kuhn_poker", "--agents", "heuristic,random", "--games", "100000", "--workers", "2"]
     proc = subprocess.Popen(
