@@ -72,6 +72,9 @@ class TrainSettings:
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
     max_snapshots: int = 6
+    # snapshots played inside the vector env's kernel by the compiled forward pass (else by torch, outside), for
+    # a module the compiled pass evaluates (training.export.module_arrays; others are always played outside)
+    compiled_snapshots: bool = True
     shaping: str | None = None  # a training.shaping potential (policy-invariant reward shaping)
 
 
@@ -247,6 +250,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "game_config": dict(s.game_config),
         "pool": asdict(s.pool),
         "opponent_policy": s.opponent_policy,
+        "compiled_snapshots": s.compiled_snapshots,
         "seed": s.seed,
         "shaping": s.shaping,
         "shaping_gamma": s.gamma,  # policy-invariant only with the learner's own discount

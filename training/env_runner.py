@@ -4,10 +4,12 @@
 plus four things: it samples in batch (one forward pass and one env step per vector step, recorded as
 arrays and cut into episode chunks at the end: ``training.episodes``; RLlib's own loop handles every game
 of every step in Python), the pool's ``self`` opponent acts with the runner's current module, snapshots
-of the learner are installed as outside policies (``install_snapshot``) and all of them, dropped ones still
-being played included, act through one ``training.snapshot_group.SnapshotGroup`` (rebuilt on each install
-and drop: ``regroup``; one batched forward pass per kernel stop for all snapshots of an MLP module, one per
-snapshot for a conv module), and each ``sample()`` logs, as sums under ``selfplay/``, the wall-clock
+of the learner are installed (``install_snapshot``) as compiled policies the kernel plays itself
+(``training.policy_bank``; env_config ``compiled_snapshots``, on by default) or, for a module the compiled
+forward pass does not evaluate (a conv stack, the cell head), as outside policies, which all (dropped ones
+still being played included) act through one ``training.snapshot_group.SnapshotGroup`` (rebuilt on each
+install and drop: ``regroup``; one batched forward pass per kernel stop for all snapshots of an MLP module,
+one per snapshot for a conv module), and each ``sample()`` logs, as sums under ``selfplay/``, the wall-clock
 seconds it took, the learner's and every seat's decisions, and the games, wins and score per opponent kind
 (``GameVectorEnv.pop_stats``).
 """
@@ -23,7 +25,9 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
 from ray.rllib.utils.metrics import EPISODE_LEN_MEAN, EPISODE_RETURN_MEAN
 
+from agents.compiled_policy import CompiledPolicy, game_config_of
 from training.episodes import GameThread, Recording, cut_episodes
+from training.export import UnsupportedPolicy, module_arrays
 from training.masking_module import sample_actions
 from training.snapshot_group import SnapshotGroup, module_logits, sample_legal
 from training.vector_env import MASK_KEY, OBS_KEY, GameVectorEnv, Policy
@@ -96,6 +100,7 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         seed = 0 if self._seed is None else int(self._seed)
         vector_env(self).set_policy("self", module_policy(lambda: self.module, seed))
         self._frozen: dict[str, Any] = {}  # snapshot name -> frozen module, in the env's group
+        self._exporter: Any = None  # a full module (value head included) that snapshots are exported from
         self._group_rng = np.random.default_rng([seed, SNAPSHOT_GROUP_SALT])
 
     def _sample(
@@ -173,6 +178,7 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         log((METRIC_ROOT, "sample_s"), seconds, reduce="sum")
         log((METRIC_ROOT, "learner_decisions"), stats["learner_decisions"], reduce="sum")
         log((METRIC_ROOT, "decisions"), stats["decisions"], reduce="sum")
+        log((METRIC_ROOT, "outside_decisions"), stats["outside_decisions"], reduce="sum")
         for kind, row in stats["opponents"].items():
             for key, value in row.items():
                 log((METRIC_ROOT, kind, key), value, reduce="sum")
@@ -185,10 +191,28 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         frozen = copy.deepcopy(self.module)
         frozen.set_state(weights)
         frozen.eval()
-        seed = (0 if self._seed is None else int(self._seed)) + len(vector_env(self).snapshots) + 1
-        vector_env(self).add_snapshot(name, module_policy(lambda: frozen, seed))  # what the group stands in for
-        self._frozen[name] = frozen
-        self._frozen = regroup(vector_env(self), self._frozen, self._group_rng)
+        env = vector_env(self)
+        seed = (0 if self._seed is None else int(self._seed)) + len(env.snapshots) + 1
+        compiled = self._compiled(weights) if self.config.env_config.get("compiled_snapshots", True) else None
+        env.add_snapshot(name, module_policy(lambda: frozen, seed), compiled=compiled)
+        self._frozen.pop(name, None)
+        if compiled is None:
+            self._frozen[name] = frozen  # played outside: the group stands in for its policy
+        self._frozen = regroup(env, self._frozen, self._group_rng)
+
+    def _compiled(self, weights: dict[str, np.ndarray]) -> CompiledPolicy | None:
+        """The snapshot's weights as a policy the kernel evaluates (None for a module the compiled pass does not),
+        exported from a full module (this runner's is inference only: no value head, which a policy file holds)."""
+        if self._exporter is None:
+            env, spaces = self.env.unwrapped, self.get_spaces()
+            spec = self.config.get_rl_module_spec(env=env, spaces=spaces, inference_only=False)
+            self._exporter = spec.build()
+        self._exporter.set_state(weights)
+        game = vector_env(self).game
+        try:
+            return CompiledPolicy(module_arrays(self._exporter, game.name, game_config_of(game)), "a snapshot")
+        except UnsupportedPolicy:
+            return None
 
     def drop_snapshot(self, name: str) -> None:
         """Snapshot ``name`` leaves the pool; games still playing it finish against it (in the group)."""

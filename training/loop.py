@@ -149,6 +149,7 @@ def progress_row(result: dict[str, Any], iteration: int, elapsed: float, seconds
         "steps_per_s": steps / seconds if seconds > 0 else 0.0,
         "learner_decisions": int(sp.get("learner_decisions", 0)),
         "decisions": int(sp.get("decisions", 0)),
+        "outside_decisions": int(sp.get("outside_decisions", 0)),
         "learner_decisions_per_s": sp.get("learner_decisions", 0.0) / seconds if seconds > 0 else 0.0,
         "decisions_per_s": sp.get("decisions", 0.0) / seconds if seconds > 0 else 0.0,
         "episodes": int(runners.get("num_episodes", 0) or 0),

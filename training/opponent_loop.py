@@ -4,7 +4,7 @@ A template compiled once per game (``training.vector_env.opponent_kernel``, ``en
 names imported from ``envs.engine.contract`` are the game's own functions in each compiled copy.
 
 ``vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng,
-slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume, policy) -> int``: one learner
+slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume, policy, bank) -> int``: one learner
 decision per game, then opponents until the learner's seat is to act again, the game is over, or an
 outside opponent is to act. ``actions[i] < 0`` starts game i from ``episode_seeds[i]``; a game with
 ``dones[i] == 1`` (finished by the previous call) ignores its action and starts again from ``rng_next``
@@ -13,8 +13,9 @@ splitmix64(seed ^ OPPONENT_SALT)`` and draws the game's opponent slot from the c
 ``slot_cdf``: ``RANDOM_SLOT`` (uniformly random legal moves), ``HEURISTIC_SLOT`` (the game's
 ``heuristic_action``), ``POLICY_SLOT`` (a policy file's argmax or a sample of its masked softmax: ``policy`` is its
 ``CompiledPolicy.kernel_args``, evaluated by ``envs.engine.policy_net`` on the acting seat's observation),
-``OUTSIDE_SLOT`` and above (decided in Python: the kernel sets ``waiting[i] = 1`` and stops; a call with
-``resume=True`` plays ``actions[i]`` for each waiting game and goes on).
+``OUTSIDE_SLOT`` and above: compiled snapshots where ``bank`` (``training.policy_bank``) holds the slot's policy
+(a sample of its masked softmax), else decided in Python (the kernel sets ``waiting[i] = 1`` and stops; a call
+with ``resume=True`` plays ``actions[i]`` for each waiting game and goes on).
 ``fresh[i]``: the learner has not acted yet in the game (one that ends before it does is dropped and the
 next one started). ``rewards[i]``: the learner's rewards over the call (summed over resumes);
 ``returns[i]``: every seat's rewards in the game so far; ``played[i]``: the opponents' actions of the call
@@ -82,18 +83,38 @@ def policy_action(s, policy, mask, r, values):
 
 
 @njit(cache=True)
-def opponent_action(states, i, kind, mask, r, scratch, values, policy):
-    """The compiled opponent's move in game i: the heuristic's, the policy's, or a uniformly random legal one."""
+def banked_policy(bank, slot):
+    """The ``policy_action`` arguments of the bank's policy for opponent slot ``slot`` (one the bank holds)."""
+    params, layers, nets, spec, scalars, views, slot_entry = bank
+    b = slot_entry[slot]
+    return params, layers, nets[b], spec[b], scalars[b], views[b]
+
+
+@njit(cache=True)
+def compiled_here(bank, slot):
+    """Whether the opponent of slot ``slot`` moves inside the kernel."""
+    if slot < OUTSIDE_SLOT:
+        return True
+    slot_entry = bank[6]
+    return slot < slot_entry.shape[0] and slot_entry[slot] >= 0
+
+
+@njit(cache=True)
+def opponent_action(states, i, kind, mask, r, scratch, values, policy, bank):
+    """The compiled opponent's move in game i: the heuristic's, the policy's, a banked snapshot's, or a uniformly
+    random legal one."""
     if kind == HEURISTIC_SLOT:
         return heuristic_action(states, i, states[i].current, mask, r, scratch, values)
     if kind == POLICY_SLOT:
         return policy_action(states[i], policy, mask, r, values)
+    if kind >= OUTSIDE_SLOT:
+        return policy_action(states[i], banked_policy(bank, kind), mask, r, values)
     return pick_random_action(states[i], mask, r)
 
 
 @njit(cache=True, parallel=True)
 def vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng, slot_cdf,
-                   opponent_slot, waiting, returns, scratch, played, played_count, resume, policy):  # fmt: skip
+                   opponent_slot, waiting, returns, scratch, played, played_count, resume, policy, bank):  # fmt: skip
     n = states.shape[0]
     bad = np.full(n, -1, np.int64)
     for i in prange(n):
@@ -136,12 +157,12 @@ def vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode
         while True:
             while not s.done and s.current != seat:
                 kind = opponent_slot[i]
-                if kind >= OUTSIDE_SLOT:  # a snapshot or the learner's own copy: decided in Python
+                if not compiled_here(bank, kind):  # the learner's own copy or a snapshot: decided in Python
                     waiting[i] = 1
                     break
                 r = splitmix64(opponent_rng[i])
                 opponent_rng[i] = r
-                a = opponent_action(states, i, kind, mask, r, scratch, values, policy)
+                a = opponent_action(states, i, kind, mask, r, scratch, values, policy, bank)
                 if played_count[i] < played.shape[1]:
                     played[i, played_count[i]] = a
                 played_count[i] += 1

@@ -149,6 +149,7 @@ class SelfPlayCallbacks(RLlibCallback):
             "opponents": summary,
             "learner_decisions": _count(raw.get("learner_decisions")),
             "decisions": _count(raw.get("decisions")),
+            "outside_decisions": _count(raw.get("outside_decisions")),
             "sample_s": _count(raw.get("sample_s")),
             "snapshots": list(self.league.snapshots),
             "new_snapshot": snapshot,

@@ -14,14 +14,16 @@ game is over.
   ``agents.compiled_policy``) move inside the kernel.
   ``self`` and ``snapshot`` are outside policies (``set_policy("self", fn)``, ``add_snapshot(name,
   fn)``): the kernel stops where one is to act, and ``step`` calls each policy once with the
-  observations of every game waiting for it (one batched forward pass), then resumes the kernel.
+  observations of every game waiting for it (one batched forward pass), then resumes the kernel. A
+  snapshot added with its compiled policy (``add_snapshot(name, fn, compiled=CompiledPolicy)``) moves inside
+  the kernel instead (a sample of its masked softmax, ``training.policy_bank``); ``fn`` is then not called.
   ``set_snapshot_group(fn, names)`` lets one call act for several snapshots at once (``fn(index into
   names per row, obs, masks)``, e.g. ``training.snapshot_group``: one forward pass for all of them);
   the snapshots it names (live, or dropped but still played) no longer use their own policies, which
   the others and ``self`` still do. A kind with no policy yet (or a game without a compiled
   heuristic) is not drawn.
 - ``pop_stats()``: games, wins (strictly first), score per opponent kind, learner and total
-  decisions (opponents included) since the last call.
+  decisions (opponents included) and the opponents' decided outside the kernel, since the last call.
 
 - Observations: ``{"observations": float32[obs_size], "action_mask": float32[num_choices]}`` of the
   learner's seat (RLlib's keys; ``num_choices``: the game's ``num_actions``, or the candidate action space's
@@ -81,6 +83,7 @@ from envs.engine.policy_net import G_SIZE, NETS, S_SIZE, SC_SIZE
 from envs.engine.templates import compiled_for
 from training import opponent_loop
 from training.opponent_loop import HEURISTIC_SLOT, OUTSIDE_SLOT, POLICY_SLOT, RANDOM_SLOT
+from training.policy_bank import pack_bank
 from training.shaping import Shaper
 
 OBS_KEY = "observations"  # RLlib's keys (agents.rllib_policy); repeated here so no torch import is needed
@@ -247,6 +250,8 @@ class GameVectorEnv(VectorEnv):
         self._group: GroupPolicy | None = None  # acts for the snapshots _group_names, all at once
         self._group_names: list[str | None] = []  # None: a name replaced since (add_snapshot)
         self._group_of_slot = np.full(SELF_SLOT + 1, -1, np.int64)  # slot -> index into _group_names, or -1
+        self.compiled_snapshots: dict[str, CompiledPolicy] = {}  # snapshots the kernel plays itself
+        self._bank = pack_bank({}, SELF_SLOT + 1)
         self._slot_cdf = np.ones(1, np.float64)
         self._update_slots()
         self._stats = self._empty_stats()
@@ -271,15 +276,28 @@ class GameVectorEnv(VectorEnv):
             self.policies[kind] = policy
         self._update_slots()
 
-    def add_snapshot(self, name: str, policy: Policy) -> None:
-        """Add (or replace) a frozen copy of the learner; snapshots share the ``snapshot`` weight equally."""
+    def add_snapshot(self, name: str, policy: Policy, compiled: CompiledPolicy | None = None) -> None:
+        """Add (or replace) a frozen copy of the learner; snapshots share the ``snapshot`` weight equally.
+        With ``compiled`` (the same network as a ``CompiledPolicy`` of this game and config) the kernel plays it."""
+        compiled = compiled_opponent(compiled, self.game)
         if name not in self.snapshots:
             self.snapshots.append(name)
         self.policies[name] = policy
         if name in self._group_names:  # the group has its old weights: this policy plays it until regrouped
             self._group_names[self._group_names.index(name)] = None
+        if compiled is not None:
+            self.compiled_snapshots[name] = compiled
+        else:
+            self.compiled_snapshots.pop(name, None)
         self._update_slots()
         self._update_group_slots()
+        self._update_bank()
+
+    def _update_bank(self) -> None:
+        """The kernel's bank: the compiled snapshots, each in its slot."""
+        slot = {name: SELF_SLOT + 1 + j for j, name in enumerate(self.snapshots)}
+        compiled = {slot[name]: p for name, p in self.compiled_snapshots.items()}
+        self._bank = pack_bank(compiled, SELF_SLOT + 1 + len(self.snapshots))
 
     def set_snapshot_group(self, policy: GroupPolicy | None, names: Sequence[str] = ()) -> None:
         """One policy for the snapshots ``names`` (live or retired): ``policy(index into names per row, obs,
@@ -313,6 +331,8 @@ class GameVectorEnv(VectorEnv):
         for name in list(self._retired):
             if not (self._slots == SELF_SLOT + 1 + self.snapshots.index(name)).any():
                 del self._retired[name]
+                if self.compiled_snapshots.pop(name, None) is not None:
+                    self._update_bank()
 
     def available(self) -> list[str]:
         """Opponent kinds that can be drawn now (weight > 0 and something to play them)."""
@@ -360,10 +380,11 @@ class GameVectorEnv(VectorEnv):
     # statistics ------------------------------------------------------------------------
     @staticmethod
     def _empty_stats() -> dict[str, Any]:
-        return {"learner_decisions": 0, "decisions": 0, "opponents": {}}
+        return {"learner_decisions": 0, "decisions": 0, "outside_decisions": 0, "opponents": {}}
 
     def pop_stats(self) -> dict[str, Any]:
-        """Counts since the last call: ``learner_decisions``, ``decisions`` (every seat's), and per
+        """Counts since the last call: ``learner_decisions``, ``decisions`` (every seat's), ``outside_decisions``
+        (opponent moves decided in Python: ``self`` and snapshots not compiled), and per
         opponent kind ``games``, ``wins`` (the learner strictly first) and ``score`` (its game rewards)."""
         out, self._stats = self._stats, self._empty_stats()
         return out
@@ -538,6 +559,7 @@ class GameVectorEnv(VectorEnv):
         ):
             raise IllegalActionError(f"the {who} policy chose an illegal action")
         outside[sel] = self.candidates.game_actions(masks, chosen) if self.candidates is not None else chosen
+        self._stats["outside_decisions"] += chosen.size
 
     def _advance(self, actions: np.ndarray, resume: bool, rows: np.ndarray | None = None) -> None:
         games = [
@@ -557,7 +579,7 @@ class GameVectorEnv(VectorEnv):
             self._played_count[:] = 0
             games, rest = [a[idx] for a in games], [a[idx] for a in rest]
         with self.batch._threads():
-            bad = self._loop.vector_advance(*games, self._slot_cdf, *rest, resume, self._policy_args)
+            bad = self._loop.vector_advance(*games, self._slot_cdf, *rest, resume, self._policy_args, self._bank)
         if rows is not None:
             for whole, part in zip(full, games + rest, strict=True):
                 whole[idx] = part

@@ -69,6 +69,8 @@ def test_ppo_iterations_checkpoint_and_legal_play(ray_session, tmp_path, game):
         assert sum(o["games"] for o in row["opponents"].values()) > 0
         assert all(0.0 <= o["win_rate"] <= 1.0 for o in row["opponents"].values() if "win_rate" in o)
     assert rows[0]["new_snapshot"] == "main_v1"
+    if game != "dorfromantik_duel_v0":  # MLP presets without a `self` opponent: every opponent moves in the kernel
+        assert all(row["outside_decisions"] == 0 for row in rows)
     assert (out / "checkpoint" / "pool" / "main_v1.npz").is_file()
     assert any(ln.startswith("iter    2") for ln in lines)
     plays_a_legal_game(out / "checkpoint", game, meta["game_config"])
