@@ -73,8 +73,9 @@ class TrainSettings:
     snapshot_min_games: int = 200
     max_snapshots: int = 6
     # snapshots played inside the vector env's kernel by the compiled forward pass (else by torch, outside), for
-    # a module the compiled pass evaluates (training.export.module_arrays; others are always played outside)
-    compiled_snapshots: bool = True
+    # a module the compiled pass evaluates (training.export.module_arrays; others are always played outside); off
+    # by default: with one env thread it was slower than torch's batched pass (docs/training.md)
+    compiled_snapshots: bool = False
     shaping: str | None = None  # a training.shaping potential (policy-invariant reward shaping)
 
 

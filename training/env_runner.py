@@ -5,8 +5,8 @@ plus four things: it samples in batch (one forward pass and one env step per vec
 arrays and cut into episode chunks at the end: ``training.episodes``; RLlib's own loop handles every game
 of every step in Python), the pool's ``self`` opponent acts with the runner's current module, snapshots
 of the learner are installed (``install_snapshot``) as compiled policies the kernel plays itself
-(``training.policy_bank``; env_config ``compiled_snapshots``, on by default) or, for a module the compiled
-forward pass does not evaluate (a conv stack, the cell head), as outside policies, which all (dropped ones
+(``training.policy_bank``; env_config ``compiled_snapshots``, off by default) or as outside policies (always for
+a module the compiled forward pass does not evaluate: a conv stack, the cell head), which all (dropped ones
 still being played included) act through one ``training.snapshot_group.SnapshotGroup`` (rebuilt on each
 install and drop: ``regroup``; one batched forward pass per kernel stop for all snapshots of an MLP module,
 one per snapshot for a conv module), and each ``sample()`` logs, as sums under ``selfplay/``, the wall-clock
@@ -193,7 +193,7 @@ class PoolEnvRunner(SingleAgentEnvRunner):
         frozen.eval()
         env = vector_env(self)
         seed = (0 if self._seed is None else int(self._seed)) + len(env.snapshots) + 1
-        compiled = self._compiled(weights) if self.config.env_config.get("compiled_snapshots", True) else None
+        compiled = self._compiled(weights) if self.config.env_config.get("compiled_snapshots", False) else None
         env.add_snapshot(name, module_policy(lambda: frozen, seed), compiled=compiled)
         self._frozen.pop(name, None)
         if compiled is None:

@@ -26,6 +26,7 @@ TINY = {
     "hiddens": (16,),
     "snapshot_threshold": 0.0,  # freeze a snapshot after the first iteration: the pool path runs too
     "snapshot_min_games": 1,
+    "compiled_snapshots": True,  # the Duel's preset (a conv stack) plays its snapshots outside all the same
 }
 # long games need a bigger batch for an episode to finish within one iteration
 LONG_GAMES = {"num_envs_per_env_runner": 2, "train_batch_size": 192, "minibatch_size": 64}
