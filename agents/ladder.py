@@ -40,10 +40,19 @@ def reference_fits(game: str, config: dict[str, Any] | None = None) -> bool:
     return policy.info.game_config == game_config_of(envs.make(game, **(config or {})).game)
 
 
-def roster_for(game: str, added: list[str] | None = None, config: dict[str, Any] | None = None) -> list[str]:
-    """The fixed roster, the reference agents where they fit (``reference_fits``), then each added spec (checked;
-    one already in the roster is not added twice)."""
+def roster_for(
+    game: str,
+    added: list[str] | None = None,
+    config: dict[str, Any] | None = None,
+    dropped: list[str] | None = None,
+) -> list[str]:
+    """The fixed roster, the reference agents where they fit (``reference_fits``), less each ``dropped`` spec (one
+    not in them is a ValueError), then each added spec (checked; one already in the roster is not added twice)."""
     out = list(ROSTER) + (list(REFERENCE_ROSTER) if reference_fits(game, config) else [])
+    for spec in dropped or []:
+        if spec.strip() not in out:
+            raise ValueError(f"--drop {spec!r}: not in the roster {out}")
+        out.remove(spec.strip())
     for spec in added or []:
         check_spec(spec)
         if spec.strip() not in out:

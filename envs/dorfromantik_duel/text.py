@@ -2,7 +2,8 @@
 
 Each cell shows three characters: the tile's main terrain (the letter on most of its edges),
 then an open marker as type initial and value (``g4``), a flag as ``*``, or a completed
-marker as ``+``. Rows are skewed half a cell per row, as axial hex coordinates are.
+marker as ``+``. Rows are skewed half a cell per row, as axial hex coordinates are. Under each
+map, the board's tiles in the order placed, with cell and rotation (the whole tile, which the map abbreviates).
 """
 
 import numpy as np
@@ -66,6 +67,19 @@ def board_map(rec: np.void, p: int) -> list[str]:
     return rows
 
 
+def placed_tiles(rec: np.void, p: int) -> str:
+    """Seat p's tiles in the order placed, each with its cell and rotation: the map shows only each cell's main
+    terrain, and the other edges decide where the next tiles fit (an information state must tell them apart)."""
+    radius = int(rec["radius"])
+    out = []
+    for c in rec["order"][p, : int(rec["n_placed"][p])]:
+        c = int(c)
+        q, r = coords_of(radius, c)
+        tile = describe_tile(int(rec["cell_tile"][p, c])).split()[0]
+        out.append(f"{tile} q={q} r={r} rot={int(rec['cell_rot'][p, c])}")
+    return "  placed: " + (", ".join(out) if out else "-")
+
+
 def _markers(rec: np.void, p: int) -> str:
     radius = int(rec["radius"])
     out = []
@@ -116,6 +130,7 @@ def render_table(rec: np.void, seat: int | None) -> str:
             f" + stream {int(rec['longest'][p, 1])}{_module_text(rec, p)}; open markers: {_markers(rec, p)}"
         )
         lines.extend(board_map(rec, p))
+        lines.append(placed_tiles(rec, p))
     lines.append("cells: main terrain (M W G V T S), then an open marker (g4), * flag, + completed task")
     if rec["module_poi"]:
         lines.append("module 2: S B O P school, barn, oak, photographer's tile; h heart; @ the photographer")

@@ -29,6 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{', '.join(REFERENCE_ROSTER)} where the game's reference policy fits the config); repeatable",
     )
     parser.add_argument(
+        "--drop",
+        action="append",
+        metavar="SPEC",
+        help="a roster agent to leave out (as the roster spells it), e.g. one that cannot play the game's config; "
+        "repeatable",
+    )
+    parser.add_argument(
         "--games", type=int_option(1, MAX_GAMES), default=20, help="games at each table of the round robin (default 20)"
     )
     parser.add_argument("--players", type=int_option(1, MAX_PLAYERS), help="seats at a table (games with num_players)")
@@ -49,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.json, "--json")
     report = run_ladder(
         args.game,
-        roster_for(args.game, args.add, config),
+        roster_for(args.game, args.add, config, args.drop),
         args.games,
         players=args.players,
         seed=args.seed,

@@ -36,6 +36,10 @@ def test_the_roster_takes_added_agents_once_and_refuses_bad_ones(tmp_path):
     ]
     with pytest.raises(ValueError, match="unknown agent"):
         roster_for("capivari", ["nobody"])
+    dropped = roster_for("kuhn_poker", ["ismcts:iterations=7"], dropped=["openspiel-ismcts:iterations=100"])
+    assert dropped == [s for s in ROSTER if not s.startswith("openspiel")] + ["ismcts:iterations=7"]
+    with pytest.raises(ValueError, match="not in the roster"):
+        roster_for("kuhn_poker", dropped=["ismcts:seconds=9"])
     with pytest.raises(ValueError, match="does not exist"):
         run_ladder("capivari", ["random", f"policy:{tmp_path / 'none.npz'}"], 2, echo=lambda _: None)
     with pytest.raises(ValueError, match="at least 4"):

@@ -232,6 +232,38 @@ def test_sampled_resample_keeps_what_the_seat_knows():
         assert len(views) > 1, f"{name}: resampling never changed what seat {p} cannot see"
 
 
+@pytest.mark.parametrize(
+    ("name", "config"),
+    [("capivari_v0", {}), ("horizonte_v0", {"num_players": 4}),
+     ("dorfromantik_duel_v0", {"placement_candidates": True, "observe_boards": False})],
+)  # fmt: skip
+def test_an_information_state_string_tells_the_seats_legal_actions(name, config):
+    """OpenSpiel's IS-MCTS keys its nodes by the string and keeps the legal actions of the first state it met:
+    states a seat cannot tell apart must give it the same legal actions (the Duel's map once showed each cell's
+    main terrain only, so tiles with other edges elsewhere collided: a KeyError deep in OpenSpiel's search)."""
+    game = eo.load(name, **config)
+    rng = np.random.default_rng(0)
+    legal_of: dict[str, tuple] = {}
+    for _ in range(12):
+        state = game.new_initial_state()
+        for _ in range(int(rng.integers(0, 25))):
+            if state.is_terminal():
+                break
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        if state.is_terminal():
+            continue
+        walk_seed = int(rng.integers(2**32))
+        for _ in range(10):  # determinizations of this position, then the same few random moves in each
+            twin = state.resample_from_infostate(state.current_player(), rng.random)
+            walk = np.random.default_rng(walk_seed)
+            for _ in range(5):
+                if twin.is_terminal():
+                    break
+                key, legal = twin.information_state_string(twin.current_player()), tuple(twin.legal_actions())
+                assert legal_of.setdefault(key, legal) == legal, f"one information state, two legal sets:\n{key}"
+                twin.apply_action(int(walk.choice(legal)))
+
+
 # -- OpenSpiel's random-simulation checks, in Python --------------------------------------------------------------
 
 
