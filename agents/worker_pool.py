@@ -72,8 +72,9 @@ class LocalGames:
     def __init__(self, tasks: list[dict[str, Any]], workers: int, play: Callable[[dict], dict]) -> None:
         self.tasks, self.workers, self.play = tasks, min(workers, len(tasks)), play
         self._procs: dict[Connection, Any] = {}  # the parent's end of each worker's pipe -> its process
-        self._playing: dict[Connection, dict[str, Any]] = {}  # worker -> the task it plays
-        self._reading: Connection | None = None  # a pipe whose message was being read when an interrupt hit
+        # worker -> the task it plays; a worker leaves it before its result is read, so a message an interrupt
+        # cut short is never read again by ``drain``
+        self._playing: dict[Connection, dict[str, Any]] = {}
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         if self.workers <= 1:
@@ -110,7 +111,6 @@ class LocalGames:
 
     def _receive(self, conn: Connection) -> tuple:
         task = self._playing.pop(conn)
-        self._reading = conn
         try:
             message = conn.recv()
         except (EOFError, OSError):
@@ -119,7 +119,6 @@ class LocalGames:
             raise RuntimeError(
                 f"an arena worker (pid {proc.pid}) died playing game {task.get('index')} (exit code {proc.exitcode})"
             ) from None
-        self._reading = None
         return message
 
     @staticmethod
@@ -135,8 +134,6 @@ class LocalGames:
         """Results received from the workers and not yet iterated (without waiting for more)."""
         out: list[dict[str, Any]] = []
         for conn in list(self._playing):
-            if conn is self._reading:  # cut mid-message by the interrupt: what is left of it is not a message
-                continue
             try:
                 if not conn.poll(0):
                     continue
@@ -152,7 +149,7 @@ class LocalGames:
         """Stop the worker processes: SIGTERM, then SIGKILL for one still running after ``STOP_SECONDS``
         (idempotent)."""
         procs, self._procs = self._procs, {}
-        self._playing, self._reading = {}, None
+        self._playing = {}
         for proc in procs.values():
             if proc.exitcode is None:
                 proc.terminate()
