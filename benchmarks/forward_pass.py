@@ -10,29 +10,32 @@ the whole batch in one call, ``--threads`` intra-op threads); medians of ``--rep
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
 
-from agents.compiled_policy import CompiledPolicy, load_policy
-from envs.engine.policy_net import ACTOR, CRITIC, PI, S_CUT_LEN, S_KIND, VF
+from agents.compiled_policy import POLICY_FILE, REFERENCE, CompiledPolicy, read_arrays, reference_file
+from envs.engine.policy_net import S_CUT_LEN, S_KIND
 from training.vector_env import MASK_KEY, OBS_KEY, GameVectorEnv
 
+ACTIVATION = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}
 
-def torch_nets(p: CompiledPolicy) -> dict[int, torch.nn.Sequential]:
-    """Each network of the policy as torch layers, with the file's weights."""
+
+def torch_nets(p: CompiledPolicy, arrays: dict[str, np.ndarray]) -> dict[str, torch.nn.Sequential]:
+    """Each network the policy file describes, as torch layers with the file's weights (``arrays``: the file's,
+    stored as torch's)."""
     nets = {}
-    for net in (ACTOR, CRITIC, PI, VF):
-        first, count = (int(x) for x in p.nets[net])
+    for name, described in p.info.model["nets"].items():
         layers: list[torch.nn.Module] = []
-        for w, b, n_in, n_out, act in p.layers[first : first + count]:
-            linear = torch.nn.Linear(int(n_in), int(n_out), bias=b >= 0)
-            weight = p.params[w : w + n_in * n_out].reshape(n_in, n_out).T
-            linear.weight.data = torch.from_numpy(np.ascontiguousarray(weight))
-            if b >= 0:
-                linear.bias.data = torch.from_numpy(p.params[b : b + n_out].copy())
-            layers += [linear] + ([torch.nn.ReLU()] if act == 1 else [torch.nn.Tanh()] if act == 2 else [])
-        nets[net] = torch.nn.Sequential(*layers)
+        for i, layer in enumerate(described):
+            weight = arrays[f"{name}.{i}.weight"]
+            linear = torch.nn.Linear(weight.shape[1], weight.shape[0], bias=layer["bias"])
+            linear.weight.data = torch.from_numpy(weight)
+            if layer["bias"]:
+                linear.bias.data = torch.from_numpy(arrays[f"{name}.{i}.bias"])
+            layers += [linear] + ([ACTIVATION[layer["activation"]]()] if layer["activation"] in ACTIVATION else [])
+        nets[name] = torch.nn.Sequential(*layers)
     return nets
 
 
@@ -46,14 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=7)
     args = ap.parse_args(argv)
     config = {} if args.players is None else {"num_players": args.players}
-    p = load_policy(args.policy, args.game)
+    path = reference_file(args.game) if args.policy == REFERENCE else Path(args.policy).expanduser()
+    arrays = read_arrays(path / POLICY_FILE if path.is_dir() else path)
+    p = CompiledPolicy(arrays, str(path))
     if p.spec[S_KIND] != 0 or p.spec[S_CUT_LEN] > 0:
         print("forward_pass: MLP policies without a cut only", file=sys.stderr)
         return 2
     torch.set_num_threads(args.threads)
     obs = GameVectorEnv(args.game, args.batch, opponents="random", **config).reset(seed=0)[0]
     x, mask = obs[OBS_KEY], obs[MASK_KEY]
-    nets = torch_nets(p)
+    nets = torch_nets(p, arrays)
     p.forward(x[:2], mask[:2])  # compiled code loaded before timing
     compiled, batched = [], []
     for _ in range(args.repeats):
@@ -63,9 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         with torch.no_grad():
             t = torch.from_numpy(x)
-            actor = nets[ACTOR](t)
-            out = nets[PI](actor)
-            nets[VF](nets[CRITIC](t) if len(nets[CRITIC]) else actor)
+            actor = nets["actor_encoder"](t)
+            out = nets["pi"](actor)
+            nets["vf"](nets["critic_encoder"](t) if "critic_encoder" in nets else actor)
         batched.append((time.perf_counter() - start) / len(x))
     legal = mask > 0
     gap = float(np.abs(out.numpy()[legal] - logits[legal]).max())
