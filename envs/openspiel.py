@@ -50,16 +50,16 @@ num_players=3)`` convert a Python config.
 returns are the AEC env's (the record's rewards of each move, summed); ``str(state)`` is the spectator's
 ``render_ansi``. An illegal action raises ``ValueError`` naming the legal ones.
 
-**Observations**, for each seat exactly what it may know (our observations are ego-centric and hide what
-the seat cannot see): ``observation_tensor`` is the game's observation vector (``state.observe(p)`` gives
-it as a float32 array; the observer's ``dict``
-holds its named pieces when the game declares a layout) and ``observation_string`` the seat's
-``render_ansi``. ``information_state_string`` is the seat's number, its own moves so far, then its
-``render_ansi``; ``information_state_tensor`` is the observation vector. Both are perfect recall only as
-far as the observation is: Kuhn poker's holds the own card and the whole betting, so its information
-states are exact (12 decision information sets, as OpenSpiel's ``kuhn_poker``); in the other games the
-observation summarizes the past (cards played, scores, boards) rather than listing every event, and the
-tensor leaves out the seat's own past moves (a one-hot of them would be longer than the Duel's
+**Observations**, for each seat exactly what it may know (our observations are ego-centric and hide what the
+seat cannot see): ``observation_tensor`` is the game's observation vector (``state.observe(p)`` gives it as a
+float32 array; the observer's ``dict`` holds its named pieces when the game declares a layout) and
+``observation_string`` the seat's ``render_ansi``. ``information_state_string`` is the seat's number, its own
+moves so far, then its ``render_ansi``, which must therefore tell apart states in which the seat has different
+legal actions (OpenSpiel's IS-MCTS keeps one node per string); ``information_state_tensor`` is the observation
+vector. Both are perfect recall only as far as the observation is: Kuhn poker's holds the own card and the whole
+betting, so its information states are exact (12 decision information sets, as OpenSpiel's ``kuhn_poker``); in
+the other games the observation summarizes the past (cards played, scores, boards) rather than listing every
+event, and the tensor leaves out the seat's own past moves (a one-hot of them would be longer than the Duel's
 24,205-entry observation many times over). Observer types other than one seat's private and the public
 information (``private_info=SINGLE_PLAYER``, ``public_info=True``; perfect recall or not) are refused.
 
