@@ -478,16 +478,21 @@ def reference_file(game: str) -> Path:
     return p
 
 
-def load_policy(path: str | os.PathLike, game: str | None = None) -> CompiledPolicy:
-    """The checked policy of a file (a run folder: its ``policy.npz``; ``reference``: the one shipped for
-    ``game``); ValueError if it is bad, or was exported for another game than ``game``."""
+def policy_path(path: str | os.PathLike, game: str | None = None) -> Path:
+    """The file a policy argument names: a run folder's ``policy.npz``, ``reference``: the one shipped for
+    ``game``, else the path itself."""
     if str(path) == REFERENCE:
         if game is None:
             raise ValueError("the reference policy needs a game")
-        path = reference_file(game)
+        return reference_file(game)
     p = Path(path).expanduser()
-    if p.is_dir():
-        p = p / POLICY_FILE
+    return p / POLICY_FILE if p.is_dir() else p
+
+
+def load_policy(path: str | os.PathLike, game: str | None = None) -> CompiledPolicy:
+    """The checked policy of a file (a run folder: its ``policy.npz``; ``reference``: the one shipped for
+    ``game``); ValueError if it is bad, or was exported for another game than ``game``."""
+    p = policy_path(path, game)
     policy = CompiledPolicy(read_arrays(p), source=repr(str(p)))
     if game is not None and envs.game_name(game) != envs.game_name(policy.game):
         raise ValueError(f"policy file {str(p)!r} was exported for {policy.game}, not {envs.game_name(game)}")

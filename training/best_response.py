@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import envs
+from agents.compiled_policy import check_arrays, game_config_of, policy_path, read_arrays
 from agents.registry import make_agent, parse_spec
 from agents.results import wilson_interval
 from agents.table_view import TableView
@@ -164,6 +165,42 @@ def make_br_env(env_config: dict[str, Any]) -> SeatVectorEnv:
     )
 
 
+def warm_start(path: str, game: str, game_config: dict[str, Any]) -> tuple[dict[str, np.ndarray], str]:
+    """A policy file's checked arrays (``reference``, a run folder or a file) to start the best response from,
+    with its name; ValueError if it was exported for another game or config."""
+    p = policy_path(path, game)
+    source = repr(str(p))
+    arrays = read_arrays(p)
+    info = check_arrays(arrays, source)
+    here = game_config_of(envs.make(envs.game_name(game), **game_config).game)
+    if envs.game_name(info.game) != envs.game_name(game) or info.game_config != here:
+        raise ValueError(
+            f"{source} was exported for {info.game} with config {info.game_config}; the best response plays "
+            f"{envs.game_name(game)} with config {here} (give the same --config)"
+        )
+    return arrays, source
+
+
+def encoder_widths(arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
+    """The widths of a checked policy file's actor encoder (``hiddens`` of the module it was exported from)."""
+    widths = []
+    while f"actor_encoder.{len(widths)}.weight" in arrays:
+        widths.append(int(arrays[f"actor_encoder.{len(widths)}.weight"].shape[0]))
+    return tuple(widths)
+
+
+def load_weights(algo: Any, arrays: dict[str, np.ndarray], source: str) -> None:
+    """Start ``algo``'s learner and its sampling module from a policy file's weights (``warm_start``)."""
+    from ray.rllib.core import DEFAULT_MODULE_ID  # optional heavy: ray
+
+    from training.export import load_module_arrays
+
+    algo.learner_group.foreach_learner(
+        lambda learner: load_module_arrays(learner.module[DEFAULT_MODULE_ID], arrays, source)
+    )
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
+
+
 def br_config(settings: Any, spec: str, seat: int) -> Any:
     """The PPOConfig of ``tabuleiro train`` for ``settings``, sampling from ``SeatVectorEnv`` in ``seat``."""
     from ray.tune.registry import register_env  # optional heavy: ray
@@ -239,11 +276,13 @@ def train_seat(
     curve_games: int = 2000,
     echo: Callable[[str], None] = print,
     iterations: int | None = None,
+    init: tuple[dict[str, np.ndarray], str] | None = None,
 ) -> dict[str, Any]:
     """Train a best response to ``spec`` in ``seat`` for ``seconds`` of PPO (or ``iterations``, whichever ends
     first), measuring its greedy play at ``curve_points`` moments (``curve_games`` games each) and at the end
-    (``eval_games``). Ctrl-C or SIGTERM ends the seat early: the result then holds what was measured and
-    ``interrupted`` (the signal's name)."""
+    (``eval_games``). ``init``: a policy file's arrays and name (``warm_start``) to start from, measured before
+    training too (``start``). Ctrl-C or SIGTERM ends the seat early: the result then holds what was measured
+    and ``interrupted`` (the signal's name)."""
     from training.loop import progress_row  # optional heavy: ray
 
     algo = br_config(settings, spec, seat).build_algo()
@@ -266,6 +305,10 @@ def train_seat(
 
     last_echo = -math.inf
     try:
+        if init is not None:
+            load_weights(algo, *init)
+            out["start"] = evaluate(argmax_policy(algo.get_module()), evaluation_env, curve_games, eval_seed)
+            echo(f"  seat {seat}  greedy from {init[1]} before training: {format_point(out['start'])}")
         while spent() < 1.0:
             t0 = time.perf_counter()
             result = algo.train()

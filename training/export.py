@@ -1,18 +1,21 @@
 """A trained masking module as the plain array file ``agents.compiled_policy`` evaluates without torch.
 
 ``module_arrays`` reads the weights of a ``training.masking_module.MaskedPPOTorchRLModule`` (the catalog's
-MLP encoder and heads, the action prior, the Duel's candidate head) into the file's arrays;
+MLP encoder and heads, the action prior, the Duel's candidate head) into the file's arrays, and
+``load_module_arrays`` writes a file's back into a module of the same layout (a warm start);
 ``export_checkpoint`` does it for a checkpoint (``tabuleiro export CHECKPOINT FILE``, and ``tabuleiro train``
 beside each checkpoint it saves). What the compiled forward pass does not evaluate yet (the conv stack of a
 board, the cell head, LayerNorm, other activations) is refused with an ``UnsupportedPolicy`` naming it.
 """
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 from torch import nn
 
 import envs
@@ -81,9 +84,9 @@ def _encoders(module: Any) -> tuple[nn.Module, nn.Module | None]:
     return actor, critic
 
 
-def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
-    """The policy file's arrays (``agents.compiled_policy``) of a masking module trained on ``game`` with
-    ``game_config`` (the config as given; the file records every field of it)."""
+def _module_parts(module: Any) -> tuple[dict[str, Any], dict[str, list[tuple[nn.Linear, str]]], dict[str, Any]]:
+    """A masking module as the policy file sees it: the ``model`` entry without its ``nets``, the dense stacks
+    by file name (``actor_encoder``, ``pi``, ...) and the scalar parameters by array key."""
     if getattr(module, "_cell_head", None) is not None:
         raise UnsupportedPolicy(
             "the cell head (model_config['cell_head']) is not evaluated by the compiled forward pass"
@@ -95,13 +98,12 @@ def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = N
         )
     if getattr(module, "vf", None) is None:
         raise UnsupportedPolicy("the module has no value head (an inference-only module): export the learner's")
-    g = envs.make(envs.game_name(game), **dict(game_config or {})).game
-    arrays: dict[str, np.ndarray] = {}
-    nets: dict[str, Any] = {}
+    stacks: dict[str, list[tuple[nn.Linear, str]]] = {}
+    scalars: dict[str, Any] = {}
     actor, critic = _encoders(module)
-    _add_net(arrays, nets, "actor_encoder", _dense_layers(actor, "the actor encoder"))
+    stacks["actor_encoder"] = _dense_layers(actor, "the actor encoder")
     if critic is not None:
-        _add_net(arrays, nets, "critic_encoder", _dense_layers(critic, "the critic encoder"))
+        stacks["critic_encoder"] = _dense_layers(critic, "the critic encoder")
     model: dict[str, Any] = {
         "kind": "mlp",
         "outputs": int(module.action_space.n),
@@ -113,7 +115,7 @@ def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = N
     if module._prior is not None:
         start, length, _ = module._prior
         model["action_prior"] = {"start": int(start), "length": int(length)}
-        arrays["action_prior.scale"] = np.array(float(module.prior_scale.detach()), np.float32)
+        scalars["action_prior.scale"] = module.prior_scale
     if module._candidates is not None:
         spec, head = module._candidates, module.pi
         if not isinstance(head, CandidatePolicyHead):
@@ -128,17 +130,68 @@ def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = N
         mapped = module.model_config.get("candidate_actions") if isinstance(module.model_config, dict) else None
         if mapped is not None:
             model["candidate_actions"] = {"placements": int(mapped["placements"]), "rows": int(mapped["rows"])}
-        _add_net(arrays, nets, "candidate_rows", [(head.rows, "linear")])
-        _add_net(arrays, nets, "candidate_context", [(head.context, "linear")])
-        _add_net(arrays, nets, "candidate_score", _dense_layers(head.score, "the candidate score", leading="relu"))
+        stacks["candidate_rows"] = [(head.rows, "linear")]
+        stacks["candidate_context"] = [(head.context, "linear")]
+        stacks["candidate_score"] = _dense_layers(head.score, "the candidate score", leading="relu")
         if head.others is not None:
-            _add_net(arrays, nets, "candidate_others", [(head.others, "linear")])
-        arrays["candidate_head.overflow"] = np.array(float(head.overflow.detach()), np.float32)
+            stacks["candidate_others"] = [(head.others, "linear")]
+        scalars["candidate_head.overflow"] = head.overflow
     else:
-        _add_net(arrays, nets, "pi", _dense_layers(module.pi, "the policy head"))
-    _add_net(arrays, nets, "vf", _dense_layers(module.vf, "the value head"))
-    model["nets"] = nets
+        stacks["pi"] = _dense_layers(module.pi, "the policy head")
+    stacks["vf"] = _dense_layers(module.vf, "the value head")
+    return model, stacks, scalars
+
+
+def _arrays_and_model(module: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The module's weight arrays by file key and its full ``model`` entry (``nets`` included)."""
+    model, stacks, scalars = _module_parts(module)
+    arrays: dict[str, np.ndarray] = {}
+    nets: dict[str, Any] = {}
+    for name, layers in stacks.items():
+        _add_net(arrays, nets, name, layers)
+    for key, value in scalars.items():
+        arrays[key] = np.array(float(value.detach()), np.float32)
+    return arrays, model | {"nets": nets}
+
+
+def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+    """The policy file's arrays (``agents.compiled_policy``) of a masking module trained on ``game`` with
+    ``game_config`` (the config as given; the file records every field of it)."""
+    arrays, model = _arrays_and_model(module)
+    g = envs.make(envs.game_name(game), **dict(game_config or {})).game
     return header(g, model) | arrays
+
+
+def load_module_arrays(module: Any, arrays: dict[str, np.ndarray], source: str) -> None:
+    """Copy a checked policy file's weights into a masking module of the same layout (a warm start);
+    ValueError naming what differs (the network's kind, heads, activations, or a layer's shape and the widths
+    the file has)."""
+    own, model = _arrays_and_model(module)
+    theirs = json.loads(str(arrays["model"][()]))
+    differs = sorted(k for k in set(model) | set(theirs) if model.get(k) != theirs.get(k))
+    if differs:
+        raise ValueError(
+            f"{source} holds another network than this one: "
+            + "; ".join(f"{k}: file {theirs.get(k)!r}, here {model.get(k)!r}" for k in differs)
+        )
+    for key, mine in own.items():
+        if tuple(arrays[key].shape) != mine.shape:
+            widths = [
+                int(arrays[f"actor_encoder.{i}.weight"].shape[0]) for i in range(len(theirs["nets"]["actor_encoder"]))
+            ]
+            raise ValueError(
+                f"{source}: {key} is {tuple(arrays[key].shape)}, this network's {mine.shape} (the file's encoder "
+                f"widths are {widths}: give the same, e.g. --set hiddens={json.dumps(widths)})"
+            )
+    _, stacks, scalars = _module_parts(module)
+    with torch.no_grad():
+        for name, layers in stacks.items():
+            for i, (linear, _) in enumerate(layers):
+                linear.weight.copy_(torch.from_numpy(np.asarray(arrays[f"{name}.{i}.weight"], np.float32)))
+                if linear.bias is not None:
+                    linear.bias.copy_(torch.from_numpy(np.asarray(arrays[f"{name}.{i}.bias"], np.float32)))
+        for key, value in scalars.items():
+            value.copy_(torch.as_tensor(float(arrays[key]), dtype=value.dtype))
 
 
 def export_module(module: Any, game: str, game_config: dict[str, Any] | None, path: str | os.PathLike) -> Path:

@@ -14,7 +14,7 @@ from ray.rllib.core.columns import Columns
 import envs
 from agents.compiled_policy import MASKED_LOGIT, POLICY_FILE, load_policy, read_arrays, save_policy
 from training.config import build_config, make_env, settings_for
-from training.export import UnsupportedPolicy, export_module, module_arrays
+from training.export import UnsupportedPolicy, export_module, load_module_arrays, module_arrays
 from training.masking_module import MASK_KEY, OBS_KEY, MaskedPPOTorchRLModule
 
 GAMES = [spec.name for spec in envs.specs()]
@@ -208,3 +208,34 @@ def test_a_failed_export_beside_a_checkpoint_is_said_and_leaves_no_stale_policy(
     assert export_beside(tmp_path / "run" / "checkpoint", lines.append) is None
     assert not stale.exists()
     assert len(lines) == 1 and lines[0].startswith(f"no {POLICY_FILE} beside this checkpoint")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_policy_file_loads_back_into_a_fresh_module_of_its_layout(game, tmp_path):
+    s, module, _ = preset_module(game, seed=0)
+    arrays = read_arrays(export_module(module, game, s.game_config, tmp_path / "p.npz"))
+    _, other, _ = preset_module(game, seed=1)
+    assert any(not np.array_equal(arrays[k], v) for k, v in module_arrays(other, game, s.game_config).items())
+    load_module_arrays(other, arrays, "p.npz")
+    again = module_arrays(other, game, s.game_config)
+    assert again.keys() == arrays.keys() and all(np.array_equal(arrays[k], again[k]) for k in arrays)
+
+
+def test_a_policy_file_of_other_widths_or_another_layout_is_refused_by_name():
+    def module(config):
+        game = envs.make("capivari_v0").game
+        space = gym.spaces.Dict(
+            {
+                OBS_KEY: gym.spaces.Box(-1, 1, (game.obs_size,), np.float32),
+                MASK_KEY: gym.spaces.Box(0, 1, (game.num_actions,), np.float32),
+            }
+        )
+        return MaskedPPOTorchRLModule(
+            observation_space=space, action_space=gym.spaces.Discrete(game.num_actions), model_config=config
+        )
+
+    arrays = module_arrays(module({"fcnet_hiddens": [16, 8]}), "capivari")
+    with pytest.raises(ValueError, match=r"widths are \[16, 8\]: give the same, e.g. --set hiddens=\[16, 8\]"):
+        load_module_arrays(module({"fcnet_hiddens": [32, 8]}), arrays, "p.npz")
+    with pytest.raises(ValueError, match="another network than this one: nets"):
+        load_module_arrays(module({"fcnet_hiddens": [16, 8], "vf_share_layers": False}), arrays, "p.npz")
