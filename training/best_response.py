@@ -86,13 +86,14 @@ class AgentPolicy:
         self.view = TableView(env.game, [f"player_{i}" for i in range(env.num_players)])
 
     def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        rows = self.env.acting
+        rows, game_masks = self.env.acting, self.env.acting_masks  # the agent plays the game's own actions
         out = np.empty(rows.size, np.int64)
         for j, i in enumerate(rows):
             self.view.core_state = self.env.batch.states[i]
-            observation = {"observation": obs[j], "action_mask": masks[j].astype(np.int8)}
+            observation = {"observation": obs[j], "action_mask": game_masks[j].astype(np.int8)}
             out[j] = self.agent.act(observation, self.view)
-        return out
+        candidates = self.env.candidates
+        return out if candidates is None else candidates.choices(game_masks, out)
 
 
 class SeatVectorEnv(GameVectorEnv):
@@ -121,16 +122,12 @@ class SeatVectorEnv(GameVectorEnv):
         self.learner_seats[:] = seat
         self.acting = np.zeros(0, np.int64)  # the games an outside policy is acting in (rows of its batch)
         self._kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+        self.acting_masks = np.zeros((0, self.game.num_actions), np.int8)  # their game masks
         if outside or not in_kernel(spec):
-            if self.candidates is not None:
-                raise ValueError(
-                    "an agent outside the kernel cannot play beside a learner in the candidate action space yet: "
-                    "give --set candidate_actions=false"
-                )
             self.add_snapshot(AGENT, AgentPolicy(self, make_agent(spec, self.game.name, seed=agent_seed)))
 
     def _act(self, sel: np.ndarray, outside: np.ndarray, policy: Any, who: str) -> None:
-        self.acting = np.flatnonzero(sel)
+        self.acting, self.acting_masks = np.flatnonzero(sel), self._outside_masks[sel]
         super()._act(sel, outside, policy, who)
 
     def keep_results(self) -> None:

@@ -117,6 +117,23 @@ class CandidateActions:
             raise ValueError(f"row {bad}: candidate action {int(chosen[bad])} is not legal under its mask")
         return out
 
+    def choices(self, full: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """The candidate actions (int64) of the game's ``actions`` under game masks ``full``, the inverse of
+        ``game_actions``; ValueError if one is not legal or its placement has no row."""
+        full = self._checked(full)
+        actions = np.asarray(actions, np.int64)
+        if actions.shape != (full.shape[0],) or ((actions < 0) | (actions >= self.num_actions)).any():
+            raise ValueError(f"one game action in 0..{self.num_actions - 1} per mask row, got {actions}")
+        rows = np.arange(full.shape[0])
+        if (full[rows, actions] == 0).any():
+            raise ValueError(f"row {int(np.argmax(full[rows, actions] == 0))}: a game action its mask forbids")
+        legal = full[:, : self.placements] != 0
+        before = (legal & (np.arange(self.placements) < actions[:, None])).sum(axis=1)
+        out = np.where(actions < self.placements, before, self.rows + actions - self.placements)
+        if (out[actions < self.placements] >= self.rows).any():
+            raise ValueError(f"a legal placement past the {self.rows} candidate rows")
+        return out.astype(np.int64)
+
 
 def candidate_actions_of(game: object, piece: str) -> CandidateActions:
     """The candidate action space of ``game`` (an engine ``Game``) whose observation piece ``piece`` holds the

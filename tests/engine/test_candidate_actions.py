@@ -25,6 +25,23 @@ def test_the_first_rows_are_the_legal_placements_then_the_other_actions():
     assert VIEW.game_actions(full[:1], np.array([5])).tolist() == [9]
 
 
+def test_a_game_action_maps_back_to_its_candidate_action():
+    full = game_masks([1, 4, 6, 9], [8], [0, 1, 2, 3])
+    assert VIEW.choices(full, np.array([6, 8, 3])).tolist() == [2, 4, 3]
+    assert VIEW.choices(full[:1], np.array([9])).tolist() == [5]
+    rng = np.random.default_rng(0)
+    for _ in range(500):  # choices inverts game_actions, over masks of up to `rows` legal placements
+        full = np.zeros((1, VIEW.num_actions), np.int8)
+        full[0, rng.choice(8, rng.integers(0, VIEW.rows + 1), replace=False)] = 1
+        full[0, 8:] = rng.random(2) < 0.5
+        if not full.any():
+            continue
+        action = np.array([rng.choice(np.flatnonzero(full[0]))])
+        assert VIEW.game_actions(full, VIEW.choices(full, action)).tolist() == action.tolist()
+    with pytest.raises(ValueError, match="forbids"):
+        VIEW.choices(game_masks([1, 4]), np.array([2]))
+
+
 @pytest.mark.parametrize("chosen", [3, 4, -1, 6, 99])
 def test_a_choice_past_the_legal_rows_or_a_masked_other_action_is_refused(chosen):
     with pytest.raises(ValueError, match=f"candidate action {chosen} is not legal"):
