@@ -5,8 +5,10 @@ adding it to the roster.
 """
 
 import itertools
+import json
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import envs
@@ -143,12 +145,44 @@ def _elo_cell(e: dict[str, Any] | None) -> str:
     return f"{e['elo']:+.0f} [{lo}, {hi}]"
 
 
+def exploit_bounds(directory: str | Path, game: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The exploitability lower bounds of ``tabuleiro exploit --json`` reports in ``directory`` for ``game`` with
+    ``config``, by agent spec: ``{"value", "ci95", "report"}``; reports of other games, configs or unfinished runs
+    are passed over. ValueError for a directory that is not one, or a JSON file that is not a report."""
+    d = Path(directory)
+    if not d.is_dir():
+        raise ValueError(f"--bounds {str(directory)!r} is not a directory")
+    gid = envs.game_name(game)
+    here = game_config_of(envs.make(gid, **(config or {})).game)
+    out: dict[str, Any] = {}
+    for path in sorted(d.glob("*.json")):
+        try:
+            r = json.loads(path.read_text())
+            name, agent, report_config = r["game"], r["agent"], r["game_config"]
+        except (ValueError, KeyError, TypeError, OSError) as exc:
+            raise ValueError(f"{path} is not a `tabuleiro exploit --json` report: {exc}") from None
+        if envs.game_name(name) != gid or "lower_bound" not in r:
+            continue
+        if game_config_of(envs.make(gid, **report_config).game) != here:
+            continue
+        b = r["lower_bound"]
+        out[agent] = {"value": float(b["value"]), "ci95": [float(x) for x in b["ci95"]], "report": path.name}
+    return out
+
+
+def _bound_cell(b: dict[str, Any] | None) -> str:
+    return "-" if b is None else f"{b['value']:+.3f} [{b['ci95'][0]:+.3f}, {b['ci95'][1]:+.3f}]"
+
+
 def format_ladder(r: dict[str, Any]) -> str:
-    """The ladder's table, best rating first."""
+    """The ladder's table, best rating first (with each agent's exploitability bound where one was given)."""
+    bounds = any(a.get("exploitability") for a in r["agents"])
     lines = [
         f"{r['game']}: {r['games']} games, {len(r['tables'])} tables of {r['players']}, seed {r['seed']}",
         f"{'agent':<34}{'rating mu':>10}  {'95% (mu +- 1.96 sigma)':<22}{'games':>6}{'win rate':>9}  {'95% CI':<15}"
-        f"{'s/move':>8}" + (f"  {'Elo [95%]':<20}" if r["players"] == 2 else ""),
+        f"{'s/move':>8}"
+        + (f"  {'Elo [95%]':<20}" if r["players"] == 2 else "")
+        + ("  exploitability bound [95%]" if bounds else ""),
     ]
     for a in sorted(r["agents"], key=lambda a: -a["rating"]["mu"]):
         lo, hi = a["rating"]["ci95"]
@@ -158,6 +192,7 @@ def format_ladder(r: dict[str, Any]) -> str:
             f"{a['agent']:<34}{a['rating']['mu']:>10.1f}  {f'[{lo:.1f}, {hi:.1f}]':<22}{a['games']:>6}"
             f"{a['win_rate']:>9.1%}  {f'[{wlo:.1%}, {whi:.1%}]':<15}{spm:>8}"
             + (f"  {_elo_cell(a.get('elo')):<20}" if r["players"] == 2 else "")
+            + (f"  {_bound_cell(a.get('exploitability'))}" if bounds else "")
         )
     if r.get("interrupted"):
         lines.append(f"stopped by {r['interrupted']} after {len(r['tables'])} table(s)")

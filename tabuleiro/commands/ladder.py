@@ -6,7 +6,7 @@ import argparse
 import json
 
 from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS
-from agents.ladder import REFERENCE_ROSTER, ROSTER, format_ladder, roster_for, run_ladder
+from agents.ladder import REFERENCE_ROSTER, ROSTER, exploit_bounds, format_ladder, roster_for, run_ladder
 from agents.registry import check_spec
 from envs.files import write_atomic
 from tabuleiro.options import check_output_file, checked, int_option, key_value, key_values, seed_option
@@ -45,6 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=seed_option, default=0)
     parser.add_argument("--json", help="write the ladder here")
+    parser.add_argument(
+        "--bounds",
+        metavar="DIR",
+        help="print each agent's exploitability lower bound beside its rating, from the `tabuleiro exploit --json` "
+        "reports in DIR for this game and config (e.g. docs/exploit)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         config["num_players"] = args.players
     if args.json:
         check_output_file(args.json, "--json")
+    bounds = exploit_bounds(args.bounds, args.game, config) if args.bounds else {}
     report = run_ladder(
         args.game,
         roster_for(args.game, args.add, config, args.drop),
@@ -64,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
         config=config,
         echo=lambda line: print(line, flush=True),
     )
+    for row in report["agents"]:
+        if row["agent"] in bounds:
+            row["exploitability"] = bounds[row["agent"]]
     print(format_ladder(report), flush=True)
     if args.json:
         write_atomic(args.json, json.dumps(report, indent=1))

@@ -51,3 +51,34 @@ def test_the_reference_agents_join_only_where_the_shipped_file_fits_the_config()
     assert not reference_fits("kuhn_poker")  # none shipped
     assert not reference_fits("horizonte", {"num_players": 3})  # shipped for 4 players
     assert roster_for("kuhn_poker") == list(ROSTER)
+
+
+def test_exploitability_bounds_of_the_games_config_stand_beside_the_ratings(tmp_path):
+    import json
+
+    from agents.ladder import exploit_bounds, format_ladder
+
+    def report(name, agent, game="capivari_v0", config=None, bound=0.25):
+        r = {"game": game, "agent": agent, "game_config": config or {}}
+        if bound is not None:
+            r["lower_bound"] = {"value": bound, "ci95": [bound - 0.01, bound + 0.01]}
+        (tmp_path / f"{name}.json").write_text(json.dumps(r))
+
+    report("h", "heuristic")
+    report("h3", "heuristic", config={"wins_needed": 3}, bound=0.5)  # another config: passed over
+    report("k", "random", game="kuhn_poker_v0", bound=0.46)  # another game
+    report("unfinished", "random", bound=None)  # no bound: an interrupted run
+    bounds = exploit_bounds(tmp_path, "capivari")
+    assert bounds == {"heuristic": {"value": 0.25, "ci95": [0.24, 0.26], "report": "h.json"}}
+    assert exploit_bounds(tmp_path, "capivari", {"wins_needed": 3})["heuristic"]["value"] == 0.5
+    r = run_ladder("capivari", ["random", "heuristic"], 2, echo=lambda _: None)
+    r["agents"][1]["exploitability"] = bounds["heuristic"]
+    lines = format_ladder(r).splitlines()
+    assert "exploitability bound" in lines[1]
+    assert next(x for x in lines if x.startswith("heuristic")).endswith("+0.250 [+0.240, +0.260]")
+    assert next(x for x in lines if x.startswith("random")).endswith("  -")
+    (tmp_path / "broken.json").write_text("{")
+    with pytest.raises(ValueError, match="broken.json is not a `tabuleiro exploit --json` report"):
+        exploit_bounds(tmp_path, "capivari")
+    with pytest.raises(ValueError, match="is not a directory"):
+        exploit_bounds(tmp_path / "none", "capivari")
