@@ -6,7 +6,7 @@ The agent holds every other seat. ``random``, ``heuristic`` and ``policy:`` file
 an outside opponent of the vector env, decided in Python by ``AgentPolicy`` from each waiting game's record. The
 learner is ``tabuleiro train``'s (``training.config.build_config``) with the game's best-response preset
 (``BR_PRESETS``) and no snapshots of itself. Its greedy (argmax) play is then measured against the agent in the
-same vector env.
+same vector env. ``warm_start`` and ``load_weights`` start the learner from a policy file instead of from scratch.
 """
 
 import math
