@@ -147,8 +147,8 @@ def _elo_cell(e: dict[str, Any] | None) -> str:
 
 def exploit_bounds(directory: str | Path, game: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The exploitability lower bounds of ``tabuleiro exploit --json`` reports in ``directory`` for ``game`` with
-    ``config``, by agent spec: ``{"value", "ci95", "report"}``; reports of other games, configs or unfinished runs
-    are passed over. ValueError for a directory that is not one, or a JSON file that is not a report."""
+    ``config``, by agent spec: ``{"value", "ci95", "report"}``, the highest where several bound one agent; reports of
+    other games, configs or unfinished runs are passed over. ValueError for a directory that is not one, or a JSON file that is not a report."""
     d = Path(directory)
     if not d.is_dir():
         raise ValueError(f"--bounds {str(directory)!r} is not a directory")
@@ -166,7 +166,8 @@ def exploit_bounds(directory: str | Path, game: str, config: dict[str, Any] | No
         if game_config_of(envs.make(gid, **report_config).game) != here:
             continue
         b = r["lower_bound"]
-        out[agent] = {"value": float(b["value"]), "ci95": [float(x) for x in b["ci95"]], "report": path.name}
+        if agent not in out or float(b["value"]) > out[agent]["value"]:  # the highest lower bound is the tightest
+            out[agent] = {"value": float(b["value"]), "ci95": [float(x) for x in b["ci95"]], "report": path.name}
     return out
 
 

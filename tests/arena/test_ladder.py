@@ -65,6 +65,7 @@ def test_exploitability_bounds_of_the_games_config_stand_beside_the_ratings(tmp_
         (tmp_path / f"{name}.json").write_text(json.dumps(r))
 
     report("h", "heuristic")
+    report("h-short", "heuristic", bound=-0.4)  # a shorter run's: the higher bound stands
     report("h3", "heuristic", config={"wins_needed": 3}, bound=0.5)  # another config: passed over
     report("k", "random", game="kuhn_poker_v0", bound=0.46)  # another game
     report("unfinished", "random", bound=None)  # no bound: an interrupted run
