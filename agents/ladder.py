@@ -147,8 +147,9 @@ def _elo_cell(e: dict[str, Any] | None) -> str:
 
 def exploit_bounds(directory: str | Path, game: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The exploitability lower bounds of ``tabuleiro exploit --json`` reports in ``directory`` for ``game`` with
-    ``config``, by agent spec: ``{"value", "ci95", "report"}``, the highest where several bound one agent; reports of
-    other games, configs or unfinished runs are passed over. ValueError for a directory that is not one, or a JSON file that is not a report."""
+    ``config``, by agent spec: ``{"value", "ci95", "report"}``, the highest where several bound one agent.
+    Reports of other games, configs or unfinished runs are passed over; ValueError for a directory that is not
+    one, or a JSON file that is not a report."""
     d = Path(directory)
     if not d.is_dir():
         raise ValueError(f"--bounds {str(directory)!r} is not a directory")
