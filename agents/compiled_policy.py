@@ -478,6 +478,14 @@ def reference_file(game: str) -> Path:
     return p
 
 
+def encoder_widths(arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
+    """The widths of a policy file's actor encoder (``hiddens`` of the module it was exported from)."""
+    widths: list[int] = []
+    while f"actor_encoder.{len(widths)}.weight" in arrays:
+        widths.append(int(arrays[f"actor_encoder.{len(widths)}.weight"].shape[0]))
+    return tuple(widths)
+
+
 def policy_path(path: str | os.PathLike, game: str | None = None) -> Path:
     """The file a policy argument names: a run folder's ``policy.npz``, ``reference``: the one shipped for
     ``game``, else the path itself."""

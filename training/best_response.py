@@ -178,14 +178,6 @@ def warm_start(path: str, game: str, game_config: dict[str, Any]) -> tuple[dict[
     return arrays, source
 
 
-def encoder_widths(arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
-    """The widths of a checked policy file's actor encoder (``hiddens`` of the module it was exported from)."""
-    widths = []
-    while f"actor_encoder.{len(widths)}.weight" in arrays:
-        widths.append(int(arrays[f"actor_encoder.{len(widths)}.weight"].shape[0]))
-    return tuple(widths)
-
-
 def load_weights(algo: Any, arrays: dict[str, np.ndarray], source: str) -> None:
     """Start ``algo``'s learner and its sampling module from a policy file's weights (``warm_start``)."""
     from ray.rllib.core import DEFAULT_MODULE_ID  # optional heavy: ray

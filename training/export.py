@@ -19,7 +19,7 @@ import torch
 from torch import nn
 
 import envs
-from agents.compiled_policy import POLICY_FILE, header, save_policy
+from agents.compiled_policy import POLICY_FILE, encoder_widths, header, save_policy
 from agents.rllib_policy import load_module, trained_game
 from training.candidate_head import CandidatePolicyHead
 
@@ -142,9 +142,9 @@ def _module_parts(module: Any) -> tuple[dict[str, Any], dict[str, list[tuple[nn.
     return model, stacks, scalars
 
 
-def _arrays_and_model(module: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The module's weight arrays by file key and its full ``model`` entry (``nets`` included)."""
-    model, stacks, scalars = _module_parts(module)
+def _arrays_and_model(parts: tuple) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The weight arrays by file key and the full ``model`` entry (``nets`` included) of ``_module_parts``."""
+    model, stacks, scalars = parts
     arrays: dict[str, np.ndarray] = {}
     nets: dict[str, Any] = {}
     for name, layers in stacks.items():
@@ -157,7 +157,7 @@ def _arrays_and_model(module: Any) -> tuple[dict[str, np.ndarray], dict[str, Any
 def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
     """The policy file's arrays (``agents.compiled_policy``) of a masking module trained on ``game`` with
     ``game_config`` (the config as given; the file records every field of it)."""
-    arrays, model = _arrays_and_model(module)
+    arrays, model = _arrays_and_model(_module_parts(module))
     g = envs.make(envs.game_name(game), **dict(game_config or {})).game
     return header(g, model) | arrays
 
@@ -166,7 +166,8 @@ def load_module_arrays(module: Any, arrays: dict[str, np.ndarray], source: str) 
     """Copy a checked policy file's weights into a masking module of the same layout (a warm start);
     ValueError naming what differs (the network's kind, heads, activations, or a layer's shape and the widths
     the file has)."""
-    own, model = _arrays_and_model(module)
+    parts = _module_parts(module)
+    own, model = _arrays_and_model(parts)
     theirs = json.loads(str(arrays["model"][()]))
     differs = sorted(k for k in set(model) | set(theirs) if model.get(k) != theirs.get(k))
     if differs:
@@ -176,14 +177,12 @@ def load_module_arrays(module: Any, arrays: dict[str, np.ndarray], source: str) 
         )
     for key, mine in own.items():
         if tuple(arrays[key].shape) != mine.shape:
-            widths = [
-                int(arrays[f"actor_encoder.{i}.weight"].shape[0]) for i in range(len(theirs["nets"]["actor_encoder"]))
-            ]
+            widths = list(encoder_widths(arrays))
             raise ValueError(
                 f"{source}: {key} is {tuple(arrays[key].shape)}, this network's {mine.shape} (the file's encoder "
                 f"widths are {widths}: give the same, e.g. --set hiddens={json.dumps(widths)})"
             )
-    _, stacks, scalars = _module_parts(module)
+    _, stacks, scalars = parts
     with torch.no_grad():
         for name, layers in stacks.items():
             for i, (linear, _) in enumerate(layers):
