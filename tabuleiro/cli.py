@@ -39,7 +39,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "re-simulate a saved game exactly, step by step, as text or PNG pictures",
     ),
     "serve": ("tabuleiro.commands.serve", "play, watch and replay every game in the browser (a local web app)"),
-    "exploit": ("tabuleiro.commands.exploit", "how exploitable an agent is: trained best responses, exact where small"),
+    "exploit": (
+        "tabuleiro.commands.exploit",
+        "exploitability bounds: trained best responses or a challenger; exact where small",
+    ),
     "ladder": ("tabuleiro.commands.ladder", "a standing ladder: a roster round robin, OpenSkill ratings with CIs"),
 }
 

@@ -113,7 +113,9 @@ def add_minutes_option(parser: "argparse._ActionsContainer", help: str, default:
     parser.add_argument("--minutes", type=float_option(0, MAX_MINUTES), default=default, help=help)
 
 
-def add_eval_games_option(parser: "argparse._ActionsContainer", help: str, default: int, lowest: int = 1) -> None:
+def add_eval_games_option(
+    parser: "argparse._ActionsContainer", help: str, default: int | None, lowest: int = 1
+) -> None:
     """``--eval-games N``, games in a final evaluation, N in lowest..MAX_GAMES."""
     parser.add_argument("--eval-games", type=int_option(lowest, MAX_GAMES), default=default, help=help)
 
