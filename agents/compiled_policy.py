@@ -303,6 +303,11 @@ def game_config_of(game: Any) -> dict[str, Any]:
     return config_json(game.config)
 
 
+def plays_game(info: PolicyInfo, game: Any) -> bool:
+    """Whether a file's policy was exported for the engine ``Game`` ``game``: same game, same config."""
+    return envs.game_name(game.name) == envs.game_name(info.game) and game_config_of(game) == info.game_config
+
+
 def observation_of(game: Any) -> dict[str, Any]:
     """The ``observation`` entry of a file for an engine ``Game``: size, layout pieces, action count."""
     layout = game.observation_layout()
@@ -554,11 +559,10 @@ class PolicyAgent:
         info = self.policy.info
         game = getattr(env, "game", None)
         if game is not None and game is not self._checked_game and hasattr(game, "config"):
-            here = game_config_of(game)
-            if envs.game_name(game.name) != envs.game_name(info.game) or here != info.game_config:
+            if not plays_game(info, game):
                 raise ValueError(
                     f"{self.name} was exported for {info.game} with config {info.game_config}; this game is "
-                    f"{game.name} with config {here} (play it with the config it was trained with)"
+                    f"{game.name} with config {game_config_of(game)} (play it with the config it was trained with)"
                 )
             self._checked_game = game
         sizes = (np.asarray(observation["observation"]).shape[-1], np.asarray(observation["action_mask"]).shape[-1])

@@ -13,7 +13,7 @@ from typing import Any
 
 import envs
 from agents.arena import run_arena
-from agents.compiled_policy import game_config_of, load_policy
+from agents.compiled_policy import game_config_of, load_policy, plays_game
 from agents.elo import elo_ratings, game_results
 from agents.registry import check_spec, make_agent
 from agents.results import places, summarize
@@ -39,7 +39,7 @@ def reference_fits(game: str, config: dict[str, Any] | None = None) -> bool:
         policy = load_policy("reference", game)
     except ValueError:
         return False
-    return policy.info.game_config == game_config_of(envs.make(game, **(config or {})).game)
+    return plays_game(policy.info, envs.make(game, **(config or {})).game)
 
 
 def roster_for(

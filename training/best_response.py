@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 import envs
-from agents.compiled_policy import check_arrays, game_config_of, policy_path, read_arrays
+from agents.compiled_policy import check_arrays, game_config_of, plays_game, policy_path, read_arrays
 from agents.registry import make_agent, parse_spec
 from agents.results import wilson_interval
 from agents.table_view import TableView
@@ -169,11 +169,11 @@ def warm_start(path: str, game: str, game_config: dict[str, Any]) -> tuple[dict[
     source = repr(str(p))
     arrays = read_arrays(p)
     info = check_arrays(arrays, source)
-    here = game_config_of(envs.make(envs.game_name(game), **game_config).game)
-    if envs.game_name(info.game) != envs.game_name(game) or info.game_config != here:
+    played = envs.make(envs.game_name(game), **game_config).game
+    if not plays_game(info, played):
         raise ValueError(
             f"{source} was exported for {info.game} with config {info.game_config}; the best response plays "
-            f"{envs.game_name(game)} with config {here} (give the same --config)"
+            f"{played.name} with config {game_config_of(played)} (give the same --config)"
         )
     return arrays, source
 

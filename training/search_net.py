@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.compiled_policy import header
+from agents.compiled_policy import encoder_widths, header
 
 MASKED_LOGIT = torch.finfo(torch.float32).min
 
@@ -91,7 +91,7 @@ def file_hiddens(arrays: dict[str, np.ndarray], source: str) -> tuple[int, ...]:
             f"{source} is not a plain masked MLP (one ReLU encoder shared by a linear policy and value head): "
             "training from search starts only from such a policy file"
         )
-    return tuple(int(arrays[f"actor_encoder.{i}.weight"].shape[0]) for i in range(len(nets["actor_encoder"])))
+    return encoder_widths(arrays)
 
 
 def load_net_arrays(net: SearchNet, arrays: dict[str, np.ndarray], source: str) -> None:
