@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 import envs
-from agents.arena import run_arena
+from agents.arena import MAX_GAMES, run_arena
 from benchmarks.exploitability import echoed_self_play, exact_if_asked, report
 from training.best_response import Z95, summary
 
@@ -69,6 +69,8 @@ def challenge(
     game_config = dict(game_config or {})
     g = envs.make(gid, **game_config).game
     n = g.num_players
+    if games * n > MAX_GAMES:
+        raise ValueError(f"{games} deals x {n} seats is more games than the arena plays in one run ({MAX_GAMES:,})")
     t_start = time.perf_counter()
     selfplay = arena = interrupted = exact_value = None
     try:
