@@ -19,6 +19,7 @@ from envs.engine.config import key_value, key_values
 __all__ = [
     "MAX_GAMES", "MAX_ITERATIONS", "MAX_MINUTES", "MAX_PLAYERS", "MAX_WORKERS", "SEED_MAX", "Terminated",
     "add_config_option", "add_eval_games_option", "add_minutes_option", "add_players_option", "add_set_option",
+    "add_workers_option",
     "check_output_dir", "check_output_file", "checked", "float_option", "int_option", "key_value", "key_values",
     "seed_option", "sigterm_as_interrupt",
 ]  # fmt: skip
@@ -111,6 +112,11 @@ def add_set_option(parser: "argparse._ActionsContainer", help: str) -> None:
 def add_minutes_option(parser: "argparse._ActionsContainer", help: str, default: float | None = None) -> None:
     """``--minutes M``, a time budget in (0, MAX_MINUTES]."""
     parser.add_argument("--minutes", type=float_option(0, MAX_MINUTES), default=default, help=help)
+
+
+def add_workers_option(parser: "argparse._ActionsContainer", help: str, default: int = 1) -> None:
+    """``--workers W``, local worker processes, W in 1..MAX_WORKERS."""
+    parser.add_argument("--workers", type=int_option(1, MAX_WORKERS), default=default, help=help)
 
 
 def add_eval_games_option(

@@ -11,6 +11,7 @@ from envs.files import write_atomic
 from tabuleiro.options import (
     add_config_option,
     add_players_option,
+    add_workers_option,
     check_output_dir,
     check_output_file,
     checked,
@@ -43,12 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "with it; repeatable",
     )
     parser.add_argument("--seed", type=seed_option, default=0, help="tournament seed, 0..2**32-1 (default 0)")
-    parser.add_argument(
-        "--workers",
-        type=int_option(1, MAX_WORKERS),
-        default=min(os.cpu_count() or 1, MAX_WORKERS),
-        help=f"local processes, 1..{MAX_WORKERS} (default: cores)",
-    )
+    cores = min(os.cpu_count() or 1, MAX_WORKERS)
+    add_workers_option(parser, f"local processes, 1..{MAX_WORKERS} (default: cores)", cores)
     parser.add_argument("--ray-address", default=None, help="play as Ray tasks: auto, ray://host:port, or local")
     parser.add_argument("--json", default=None, metavar="FILE", help="write the full report as JSON")
     parser.add_argument("--png", default=None, metavar="FILE", help="write a chart of win rates and head-to-head")

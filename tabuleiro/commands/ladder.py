@@ -5,11 +5,19 @@ time per move."""
 import argparse
 import json
 
-from agents.arena import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS
+from agents.arena import MAX_GAMES, MAX_PLAYERS
 from agents.ladder import REFERENCE_ROSTER, ROSTER, exploit_bounds, format_ladder, roster_for, run_ladder
 from agents.registry import check_spec
 from envs.files import write_atomic
-from tabuleiro.options import check_output_file, checked, int_option, key_value, key_values, seed_option
+from tabuleiro.options import (
+    add_workers_option,
+    check_output_file,
+    checked,
+    int_option,
+    key_value,
+    key_values,
+    seed_option,
+)
 
 
 def _spec(text: str) -> str:
@@ -39,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--games", type=int_option(1, MAX_GAMES), default=20, help="games at each table of the round robin (default 20)"
     )
     parser.add_argument("--players", type=int_option(1, MAX_PLAYERS), help="seats at a table (games with num_players)")
-    parser.add_argument("--workers", type=int_option(1, MAX_WORKERS), default=1, help="local worker processes")
+    add_workers_option(parser, "local worker processes")
     parser.add_argument(
         "--config", action="append", type=checked("config", key_value), metavar="KEY=VALUE", help="a game config knob"
     )
