@@ -164,7 +164,7 @@ def make_br_env(env_config: dict[str, Any]) -> SeatVectorEnv:
 
 def warm_start(path: str, game: str, game_config: dict[str, Any]) -> tuple[dict[str, np.ndarray], str]:
     """A policy file's checked arrays (``reference``, a run folder or a file) to start the best response from,
-    with its name; ValueError if it was exported for another game or config."""
+    with its path; ValueError if it was exported for another game or config."""
     p = policy_path(path, game)
     source = repr(str(p))
     arrays = read_arrays(p)
@@ -175,11 +175,12 @@ def warm_start(path: str, game: str, game_config: dict[str, Any]) -> tuple[dict[
             f"{source} was exported for {info.game} with config {info.game_config}; the best response plays "
             f"{played.name} with config {game_config_of(played)} (give the same --config)"
         )
-    return arrays, source
+    return arrays, str(p)
 
 
-def load_weights(algo: Any, arrays: dict[str, np.ndarray], source: str) -> None:
+def load_weights(algo: Any, arrays: dict[str, np.ndarray], path: str) -> None:
     """Start ``algo``'s learner and its sampling module from a policy file's weights (``warm_start``)."""
+    source = repr(path)
     from ray.rllib.core import DEFAULT_MODULE_ID  # optional heavy: ray
 
     from training.export import load_module_arrays
