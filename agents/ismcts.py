@@ -70,18 +70,25 @@ class ISMCTSAgent:
             self._rng = np.random.default_rng(seed)
 
     def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
-        legal = np.flatnonzero(observation["action_mask"])
+        seed = int(self._rng.integers(2**63))
+        if np.count_nonzero(observation["action_mask"]) == 1:
+            return int(np.flatnonzero(observation["action_mask"])[0])
+        root, seat = search_root(env)
+        return self.choose(root, seat, env.game, observation["action_mask"], seed)
+
+    def choose(self, root: np.ndarray, seat: int, game: Any, mask: np.ndarray, seed: int) -> int:
+        """The move of ``seat`` at ``root`` (one record) among the legal actions ``mask``: the most visited root
+        action, or the best mean where the game plays by value (a sole legal action without searching)."""
+        legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError("no legal action in the mask: the agent was asked to act out of turn")
-        seed = int(self._rng.integers(2**63))
         if legal.size == 1:
             return int(legal[0])
-        root, seat = search_root(env)
-        visits = self.search(root, seat, env.game, seed)
+        visits = self.search(root, seat, game, seed)
         if self._by_value:  # the best mean among the searched root actions
-            counts = np.where((observation["action_mask"] > 0) & (visits > 0), self.last_values, -np.inf)
+            counts = np.where((mask > 0) & (visits > 0), self.last_values, -np.inf)
         else:
-            counts = np.where(observation["action_mask"] > 0, visits, -1.0)
+            counts = np.where(mask > 0, visits, -1.0)
         return int(np.argmax(counts))
 
     def search(self, root: np.ndarray, seat: int, game: Any, seed: int) -> np.ndarray:

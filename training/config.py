@@ -18,6 +18,7 @@ from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 import envs
+from agents.search.budget import check_iterations
 from envs.engine.candidate_actions import candidate_actions_of
 from training.env_runner import PoolEnvRunner
 from training.learner_batch import EpisodeBatchGAE
@@ -69,6 +70,7 @@ class TrainSettings:
     candidate_actions: bool = False
     pool: PoolWeights = field(default_factory=PoolWeights)
     opponent_policy: str | None = None  # the pool's ``policy`` kind: a policy file (.npz) played in the kernel
+    opponent_search_iterations: int = 200  # the pool's ``search`` kind: IS-MCTS iterations a move
     snapshot_threshold: float | None = None  # None: 1/players + 0.1 (0.6 with 2 players, 0.35 with 4)
     snapshot_min_games: int = 200
     max_snapshots: int = 6
@@ -232,6 +234,7 @@ def make_env(env_config: dict[str, Any]) -> GameVectorEnv:
         threads=int(env_config.get("threads", 1)),
         candidate_actions=env_config.get("candidate_actions"),
         opponent_policy=env_config.get("opponent_policy"),
+        opponent_search_iterations=int(env_config.get("opponent_search_iterations", 200)),
         **dict(env_config.get("game_config") or {}),
     )
 
@@ -251,6 +254,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "game_config": dict(s.game_config),
         "pool": asdict(s.pool),
         "opponent_policy": s.opponent_policy,
+        "opponent_search_iterations": s.opponent_search_iterations,
         "compiled_snapshots": s.compiled_snapshots,
         "seed": s.seed,
         "shaping": s.shaping,
@@ -282,6 +286,9 @@ def build_config(s: TrainSettings) -> PPOConfig:
         raise ValueError("candidate_actions needs candidate_head (the rows the learner's actions index)")
     if s.pool.policy > 0 and s.opponent_policy is None:
         raise ValueError("the pool's policy kind needs a policy file: --set opponent_policy=FILE.npz")
+    check_iterations("opponent_search_iterations: the search opponent's", s.opponent_search_iterations)
+    if s.pool.search > 0 and envs.spec(s.game).search is None:
+        raise ValueError(f"the pool's search kind needs IS-MCTS; {envs.spec(s.game).name} has no search hooks")
     if s.opponent_policy is not None:  # the file is checked here, before any sampling starts
         compiled_opponent(s.opponent_policy, envs.make(s.game, **s.game_config).game)
     if s.candidate_head is not None:

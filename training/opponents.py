@@ -2,7 +2,8 @@
 
 Kinds: ``random``; ``heuristic`` (the game's compiled heuristic, where it has one); ``policy`` (a policy
 file, ``TrainSettings.opponent_policy``, sampled inside the kernel); ``snapshot`` (a
-frozen copy of the learner, added when it wins often enough); ``self`` (the learner's current policy).
+frozen copy of the learner, added when it wins often enough); ``self`` (the learner's current policy); ``search``
+(IS-MCTS with ``TrainSettings.opponent_search_iterations`` a move, on the game's state: slow, called from Python).
 ``training.vector_env.GameVectorEnv`` draws a kind per game at its start, inside the compiled kernel,
 from the game's own seeded generator, so a seed fixes the sequence.
 """
@@ -21,6 +22,7 @@ class PoolWeights:
     policy: float = 0.0
     snapshot: float = 0.3
     self: float = 0.0
+    search: float = 0.0
 
     def __post_init__(self) -> None:
         for kind, w in asdict(self).items():

@@ -11,7 +11,9 @@ game is over.
   0.5, "snapshot": 0.3, "self": 0}``, relative weights). ``random``, ``heuristic`` (the game's
   compiled ``action_values``, determinized, as ``HeuristicAgent`` plays it) and ``policy`` (a policy file,
   ``opponent_policy=``: a sample of its masked softmax, or its argmax with ``opponent_greedy=True``,
-  ``agents.compiled_policy``) move inside the kernel.
+  ``agents.compiled_policy``) move inside the kernel. ``search`` is IS-MCTS (``agents.ismcts``, with
+  ``opponent_search_iterations`` a move, seeded from the game's opponent generator) on the game's state record,
+  called from Python for each game where it is to act.
   ``self`` and ``snapshot`` are outside policies (``set_policy("self", fn)``, ``add_snapshot(name,
   fn)``): the kernel stops where one is to act, and ``step`` calls each policy once with the
   observations of every game waiting for it (one batched forward pass), then resumes the kernel. A
@@ -75,11 +77,13 @@ from gymnasium.vector.utils import batch_space
 
 import envs
 from agents.compiled_policy import CompiledPolicy, game_config_of, load_policy
+from agents.ismcts import ISMCTSAgent
 from envs.batch import BatchEnv, check_memory
 from envs.engine.aec import IllegalActionError
 from envs.engine.candidate_actions import candidate_actions_of
 from envs.engine.checks import checked_seed
 from envs.engine.policy_net import G_SIZE, NETS, S_SIZE, SC_SIZE
+from envs.engine.rng import splitmix64
 from envs.engine.templates import compiled_for
 from training import opponent_loop
 from training.opponent_loop import HEURISTIC_SLOT, OUTSIDE_SLOT, POLICY_SLOT, RANDOM_SLOT
@@ -88,8 +92,9 @@ from training.shaping import Shaper
 
 OBS_KEY = "observations"  # RLlib's keys (agents.rllib_policy); repeated here so no torch import is needed
 MASK_KEY = "action_mask"
-KINDS = ("random", "heuristic", "policy", "snapshot", "self")
-SELF_SLOT = OUTSIDE_SLOT  # the learner's own current policy; snapshots take the slots after it
+KINDS = ("random", "heuristic", "policy", "snapshot", "self", "search")
+SEARCH_SLOT = OUTSIDE_SLOT  # IS-MCTS, called from Python on the game's state record
+SELF_SLOT = OUTSIDE_SLOT + 1  # the learner's own current policy; snapshots take the slots after it
 RECORD_WIDTH = 4096  # opponents' actions kept per game and step when recording
 
 
@@ -192,6 +197,7 @@ class GameVectorEnv(VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         opponent_policy: Any = None,
         opponent_greedy: bool = False,
+        opponent_search_iterations: int = 200,
         **config: Any,
     ) -> None:
         # refused before anything is allocated if the batch and the buffers below would not fit in memory
@@ -212,6 +218,11 @@ class GameVectorEnv(VectorEnv):
             self.opponent_policy.opponent_args(opponent_greedy) if self.opponent_policy is not None else NO_POLICY
         )
         self.has_compiled_heuristic = self.game.action_values_fn is not None
+        self.opponent_search = (  # the ``search`` kind's IS-MCTS (None: the game has no search hooks)
+            ISMCTSAgent(self.game.name, iterations=opponent_search_iterations)
+            if envs.spec(self.game.name).search is not None
+            else None
+        )
         # the learner's actions: the game's, or one per candidate row and then the game's others
         self.candidates = candidate_actions_of(self.game, candidate_actions) if candidate_actions else None
         self.num_choices = self.candidates.size if self.candidates is not None else self.game.num_actions
@@ -342,6 +353,7 @@ class GameVectorEnv(VectorEnv):
             "policy": self.opponent_policy is not None,
             "snapshot": any(n in self.policies for n in self.snapshots),
             "self": "self" in self.policies,
+            "search": self.opponent_search is not None,
         }
         return [k for k in KINDS if have[k] and self.weights[k] > 0]
 
@@ -352,6 +364,8 @@ class GameVectorEnv(VectorEnv):
             return "heuristic"
         if slot == POLICY_SLOT:
             return "policy"
+        if slot == SEARCH_SLOT:
+            return "search"
         return "self" if slot == SELF_SLOT else "snapshot"
 
     def _update_slots(self) -> None:
@@ -362,7 +376,7 @@ class GameVectorEnv(VectorEnv):
         if not any(weight.values()):
             weight["random"] = 1.0
         w[RANDOM_SLOT], w[HEURISTIC_SLOT], w[SELF_SLOT] = weight["random"], weight["heuristic"], weight["self"]
-        w[POLICY_SLOT] = weight["policy"]
+        w[POLICY_SLOT], w[SEARCH_SLOT] = weight["policy"], weight["search"]
         for j, name in enumerate(self.snapshots):
             if name in live:
                 w[SELF_SLOT + 1 + j] = weight["snapshot"] / len(live)
@@ -384,7 +398,7 @@ class GameVectorEnv(VectorEnv):
 
     def pop_stats(self) -> dict[str, Any]:
         """Counts since the last call: ``learner_decisions``, ``decisions`` (every seat's), ``outside_decisions``
-        (opponent moves decided in Python: ``self`` and snapshots not compiled), and per
+        (opponent moves decided in Python: ``self``, snapshots not compiled, ``search``), and per
         opponent kind ``games``, ``wins`` (the learner strictly first) and ``score`` (its game rewards)."""
         out, self._stats = self._stats, self._empty_stats()
         return out
@@ -540,7 +554,10 @@ class GameVectorEnv(VectorEnv):
                 self._act(grouped, outside, partial(self._group, which), "snapshot group")
             for slot in np.unique(slots[waiting & ~grouped]):
                 sel = waiting & (slots == slot)
-                self._act(sel, outside, self._slot_policy(int(slot)), self._slot_kind(int(slot)))
+                if slot == SEARCH_SLOT:
+                    self._search_moves(sel, outside)
+                else:
+                    self._act(sel, outside, self._slot_policy(int(slot)), self._slot_kind(int(slot)))
             self._advance(outside, resume=True)
         if self._retired:
             self._let_go_of_retired()
@@ -560,6 +577,18 @@ class GameVectorEnv(VectorEnv):
             raise IllegalActionError(f"the {who} policy chose an illegal action")
         outside[sel] = self.candidates.game_actions(masks, chosen) if self.candidates is not None else chosen
         self._stats["outside_decisions"] += chosen.size
+
+    def _search_moves(self, sel: np.ndarray, outside: np.ndarray) -> None:
+        """The ``search`` opponent's move in each game ``sel``, seeded from that game's opponent generator."""
+        assert self.opponent_search is not None  # the kind is drawn only where the game has search hooks
+        states = self.batch.states
+        for i in np.flatnonzero(sel):
+            r = splitmix64(np.uint64(self._opponent_rng[i]))
+            self._opponent_rng[i] = r
+            root = states[i : i + 1]
+            seat = int(root[0]["current"])
+            outside[i] = self.opponent_search.choose(root, seat, self.game, self._outside_masks[i], int(r >> 1))
+        self._stats["outside_decisions"] += int(sel.sum())
 
     def _advance(self, actions: np.ndarray, resume: bool, rows: np.ndarray | None = None) -> None:
         games = [

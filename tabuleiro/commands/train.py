@@ -82,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pool",
         type=checked("pool", _pool_weights),
-        help="opponent kind weights, e.g. random=0.2,heuristic=0.5,snapshot=0.3,self=0",
+        help="opponent kind weights (random, heuristic, policy, snapshot, self, search), e.g. "
+        "random=0.2,heuristic=0.5,snapshot=0.3,search=0",
     )
     add_config_option(parser, "a game config knob (see `tabuleiro games GAME`), e.g. placement_prior=true; repeatable")
     add_set_option(
