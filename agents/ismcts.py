@@ -71,8 +71,6 @@ class ISMCTSAgent:
 
     def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
         seed = int(self._rng.integers(2**63))
-        if np.count_nonzero(observation["action_mask"]) == 1:
-            return int(np.flatnonzero(observation["action_mask"])[0])
         root, seat = search_root(env)
         return self.choose(root, seat, env.game, observation["action_mask"], seed)
 
