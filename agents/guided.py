@@ -1,8 +1,8 @@
 """Policy-guided IS-MCTS: the game's determinized search with a policy file's priors and value.
 
-The arena's ``guided:FILE[,iterations=N|seconds=S,c_puct=C,value_weight=W]``. The search itself is the
-compiled ``agents.search.guided_loop`` (docs/guided-search.md gives the method and its references); like
-``ISMCTSAgent`` it determinizes its copy of the state for the acting seat before anything reads it.
+The arena's ``guided:FILE[,iterations=N|seconds=S,c_puct=C,value_weight=W,prior_temperature=T,network_depth=D]``.
+The search itself is the compiled ``agents.search.guided_loop`` (docs/guided-search.md gives the method and its
+references); like ``ISMCTSAgent`` it determinizes its copy of the state for the acting seat before anything reads it.
 """
 
 import os
@@ -20,15 +20,35 @@ DEFAULT_C_PUCT = 1.5  # for utilities in [0, 1]
 DEFAULT_VALUE_WEIGHT = 0.5  # the leaf's utility: this much the network's value, the rest a random playout
 MAX_C_PUCT = 100.0
 MAX_DEPTH = 64  # levels a descent goes below the root before the network evaluates
+DEFAULT_PRIOR_TEMPERATURE = 1.0  # the network's own softmax
+MAX_PRIOR_TEMPERATURE = 1000.0
+DEFAULT_NETWORK_DEPTH = MAX_DEPTH  # the network is asked at every level the descent reaches
 _CHUNK = 16  # iterations per compiled call under a time budget (one clock check each)
 
 
-def check_options(iterations: Any = None, seconds: Any = None, c_puct: Any = None, value_weight: Any = None) -> None:
+def check_options(
+    iterations: Any = None,
+    seconds: Any = None,
+    c_puct: Any = None,
+    value_weight: Any = None,
+    prior_temperature: Any = None,
+    network_depth: Any = None,
+) -> None:
     """ValueError unless the budget is iterations in 1..MAX_ITERATIONS or seconds in (0, MAX_SECONDS] (not both),
-    c_puct in [0, MAX_C_PUCT] and value_weight in [0, 1]; all finite."""
+    c_puct in [0, MAX_C_PUCT], value_weight in [0, 1], prior_temperature in (0, MAX_PRIOR_TEMPERATURE] and
+    network_depth an integer in [0, MAX_DEPTH]; all finite."""
     budget.check_budget("guided", iterations, seconds)
     budget.check_bounded("guided", "c_puct", c_puct, MAX_C_PUCT)
     budget.check_bounded("guided", "value_weight", value_weight, 1.0)
+    budget.check_bounded("guided", "prior_temperature", prior_temperature, MAX_PRIOR_TEMPERATURE)
+    if prior_temperature is not None and prior_temperature == 0:
+        raise ValueError("guided prior_temperature=0: must be > 0")
+    if network_depth is not None and (
+        isinstance(network_depth, bool) or not isinstance(network_depth, int | np.integer) or network_depth < 0
+    ):
+        raise ValueError(f"guided network_depth={network_depth!r}: must be an integer >= 0")
+    if network_depth is not None and network_depth > MAX_DEPTH:
+        raise ValueError(f"guided network_depth={network_depth}: must be at most {MAX_DEPTH}")
 
 
 class GuidedAgent:
@@ -42,10 +62,12 @@ class GuidedAgent:
         seconds: float | None = None,
         c_puct: float | None = None,
         value_weight: float | None = None,
+        prior_temperature: float | None = None,
+        network_depth: int | None = None,
         seed: int | None = None,
         name: str = "guided",
     ) -> None:
-        check_options(iterations, seconds, c_puct, value_weight)
+        check_options(iterations, seconds, c_puct, value_weight, prior_temperature, network_depth)
         self.game = envs.game_name(game)
         if envs.game_name(policy.game) != self.game:
             raise ValueError(f"{policy.source} is a policy for {policy.game}, not {self.game}")
@@ -56,6 +78,8 @@ class GuidedAgent:
         self.seconds = seconds
         self.c_puct = DEFAULT_C_PUCT if c_puct is None else float(c_puct)
         self.value_weight = DEFAULT_VALUE_WEIGHT if value_weight is None else float(value_weight)
+        self.prior_temperature = DEFAULT_PRIOR_TEMPERATURE if prior_temperature is None else float(prior_temperature)
+        self.network_depth = DEFAULT_NETWORK_DEPTH if network_depth is None else int(network_depth)
         self.last_iterations = 0
         self._rng = np.random.default_rng(seed)
         self._buffers: _Buffers | None = None
@@ -107,9 +131,10 @@ class GuidedAgent:
             buf.ensure(n_nodes)
             n_nodes, ran = self._search(
                 buf.root_bytes, buf.work, buf.work_bytes, seat, np.uint64(seed), done, count, self.c_puct,
-                self.value_weight, float(lo), float(hi), buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.root_mask,
-                buf.child_of, buf.path, buf.returns, buf.util, buf.rollout_util, self.policy.kernel_args, buf.obs,
-                buf.obs_mask, buf.module_mask, buf.module_logits, buf.logits,
+                self.value_weight, self.prior_temperature, self.network_depth, float(lo), float(hi), buf.tree_i,
+                buf.tree_f, n_nodes, buf.mask, buf.root_mask, buf.child_of, buf.path, buf.returns, buf.util,
+                buf.rollout_util, self.policy.kernel_args, buf.obs, buf.obs_mask, buf.module_mask, buf.module_logits,
+                buf.logits,
             )  # fmt: skip
             return ran
 

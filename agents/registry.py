@@ -104,7 +104,14 @@ def _guided_options(options: dict[str, str]) -> dict[str, Any]:
     """The keyword arguments of ``GuidedAgent`` from a spec's options, typed and range-checked."""
     from agents.guided import check_options
 
-    kinds = {"iterations": int, "seconds": float, "c_puct": float, "value_weight": float}
+    kinds = {
+        "iterations": int,
+        "seconds": float,
+        "c_puct": float,
+        "value_weight": float,
+        "prior_temperature": float,
+        "network_depth": int,
+    }
     kwargs = _typed_options("guided", options, kinds)
     check_options(**kwargs)
     return kwargs
@@ -134,7 +141,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
     "guided": (
         _guided,
         "IS-MCTS guided by a policy file's priors and value: guided:<file.npz, run folder or reference>"
-        "[,iterations=N | seconds=S, c_puct=C, value_weight=W]",
+        "[,iterations=N | seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D]",
     ),
     "openspiel-ismcts": (
         _openspiel_ismcts,

@@ -10,12 +10,15 @@ mixed with random playouts (AlphaGo's lambda; Silver et al. 2016). One iteration
 1. copy the root record and ``determinize`` it for the searching seat (the search never reads hidden state);
 2. descend: at each node, the children legal in this determinization compete by
    ``Q + c_puct * P * sqrt(availability) / (1 + visits)``, ``Q`` the child's mean utility for the seat that
-   moves there (``FIRST_PLAY_VALUE`` while unvisited), ``P`` its prior, ``availability`` how often it was
+   moves there (``FIRST_PLAY_VALUE`` while unvisited), ``P`` its prior (the network's softmax at
+   ``prior_temperature``), ``availability`` how often it was
    legal when its parent was visited; a legal action with no child yet (one this determinization
    allows for the first time) gets one, its prior from the network at this node;
 3. at the first unvisited node (the leaf) the network reads the acting seat's observation: its policy
    gives the leaf's children their priors, its value the leaf's utility; with ``value_weight < 1`` a
    random playout from the leaf adds ``(1 - value_weight)`` of the game's ``utility`` of its end;
+   ``network_depth`` levels below the root and deeper, the network is not asked: children get uniform
+   priors and the leaf's utility is the playout's alone (cheap iterations where the network adds least);
 4. back up each seat's utility in [0, 1]; a node gets the value of the seat that made its move.
 
 The value estimates the acting seat's return to come: its utility is ``(returns so far + value)`` scaled
@@ -48,9 +51,9 @@ FIRST_PLAY_VALUE = 0.5  # Q of an unvisited child: neutral, so the priors alone 
 
 
 @njit(cache=True)
-def add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes):
+def add_children(node, mover, mask, logits, temperature, child_of, tree_i, tree_f, n_nodes):
     """A child of ``node`` for each legal action that has none, its prior the policy's softmax over the legal
-    actions; returns the node count."""
+    actions at ``temperature`` (above 1: flatter than the network's); returns the node count."""
     top = -np.inf
     for a in range(mask.shape[0]):
         if mask[a] and logits[a] > top:
@@ -58,13 +61,13 @@ def add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes):
     total = 0.0
     for a in range(mask.shape[0]):
         if mask[a]:
-            total += np.exp(np.float64(logits[a]) - top)
+            total += np.exp((np.float64(logits[a]) - top) / temperature)
     for a in range(mask.shape[0]):
         if mask[a] and child_of[a] < 0:
             child = n_nodes
             n_nodes += 1
             link_child(node, child, a, mover, 0.0, tree_i, tree_f)
-            tree_f[child, 3] = np.exp(np.float64(logits[a]) - top) / total
+            tree_f[child, 3] = np.exp((np.float64(logits[a]) - top) / temperature) / total
             child_of[a] = child
     return n_nodes
 
@@ -89,6 +92,13 @@ def puct_child(node, mover, mask, tree_i, tree_f, c_puct):
 
 
 @njit(cache=True)
+def uniform_logits(logits):
+    """Equal logits: ``add_children`` then gives every legal action the same prior."""
+    for a in range(logits.shape[0]):
+        logits[a] = 0.0
+
+
+@njit(cache=True)
 def value_utility(s, returns, value, value_lo, value_hi, util):
     """Each seat's utility from the acting seat's value (module docstring)."""
     n = util.shape[0]
@@ -102,7 +112,7 @@ def value_utility(s, returns, value, value_lo, value_hi, util):
             util[p] = min(1.0, max(0.0, (other - value_lo) / span))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # self-play searches several games at once in threads
 def guided_iterate(
     root_bytes,
     work,
@@ -113,6 +123,8 @@ def guided_iterate(
     count,
     c_puct,
     value_weight,
+    prior_temperature,
+    network_depth,
     value_lo,
     value_hi,
     tree_i,
@@ -157,10 +169,13 @@ def guided_iterate(
                 if mask[a] and child_of[a] < 0:
                     missing = True
                     break
-            if missing:  # legal here for the first time: priors from the network at this node
+            if missing and depth >= network_depth:  # legal here for the first time: uniform priors this deep
+                uniform_logits(logits)
+                n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
+            elif missing:  # legal here for the first time: priors from the network at this node
                 observe_into(s, mover, obs, obs_mask)
                 game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
-                n_nodes = add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes)
+                n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
             clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             child = puct_child(node, mover, mask, tree_i, tree_f, c_puct)
             step(s, tree_i[child, 0])
@@ -172,6 +187,18 @@ def guided_iterate(
             leaf = tree_f[child, 0] == 0.0
         if s.done:
             utility(s, returns, util)
+        elif depth >= network_depth:  # a leaf below the network's levels: uniform priors, a playout's value
+            mover = s.current
+            if tree_i[node, 2] < 0:
+                legal_into(s, mask)
+                if depth == 0:
+                    restrict_mask(mask, root_mask)
+                uniform_logits(logits)
+                n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
+                clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
+            r = splitmix64(r)
+            random_playout(s, r, returns)
+            utility(s, returns, util)
         else:  # the leaf: the network's priors for its children and its value
             mover = s.current
             legal_into(s, mask)
@@ -180,7 +207,7 @@ def guided_iterate(
             observe_into(s, mover, obs, obs_mask)
             v = game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
             if tree_i[node, 2] < 0:
-                n_nodes = add_children(node, mover, mask, logits, child_of, tree_i, tree_f, n_nodes)
+                n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
                 clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             value_utility(s, returns, np.float64(v), value_lo, value_hi, util)
             if value_weight < 1.0:

@@ -31,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comma-separated agent specs, one per seat: random, heuristic, "
         "ismcts[:iterations=N (at most 1,000,000)|seconds=S (at most 600)], "
         "rllib:<checkpoint>[,trust=true: one without a manifest], "
-        "policy:<file.npz>[,sample=true]; "
+        "policy:<file.npz>[,sample=true], "
+        "guided:<file.npz>[,iterations=N|seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D] "
+        "(a file, a run folder, or reference); "
         f"spec*n (n <= {MAX_PLAYERS}) repeats one; with fewer than --players, the last fills the table",
     )
     parser.add_argument(

@@ -67,6 +67,41 @@ def test_with_few_iterations_the_most_visited_move_is_the_policy_favourite():
         assert int(np.argmax(visits)) == action, (name, visits)
 
 
+@pytest.mark.parametrize("game", ["capivari_v0", "horizonte_v0", KUHN])
+def test_with_network_depth_zero_the_search_never_reads_the_network(game):
+    # two unrelated policies give the same tree, node for node: uniform priors and playouts only
+    for g, root, seat in list(_positions(game))[:3]:
+        a = GuidedAgent(game, _policy(game, seed=0), iterations=200, network_depth=0)
+        b = GuidedAgent(game, _policy(game, seed=1), iterations=200, network_depth=0)
+        np.testing.assert_array_equal(a.search(root, seat, g, seed=5), b.search(root, seat, g, seed=5))
+        np.testing.assert_array_equal(a._buffers.tree_f, b._buffers.tree_f)
+        visited = a._buffers.tree_f[1:][a._buffers.tree_f[1:, 0] > 0]  # below the root, which has no prior
+        assert visited.size and np.all(visited[:, 3] > 0)
+
+
+def test_with_network_depth_one_the_root_still_follows_the_policy_favourite():
+    game, root, seat = _kuhn_facing_a_bet(card=1)
+    for name in ("pass", "bet"):
+        action = game.action_from_name(name)
+        policy = _favouring(KUHN, action, 8.0)
+        agent = GuidedAgent(KUHN, policy, iterations=6, c_puct=4.0, network_depth=1, seed=0)
+        visits = agent.search(root, seat, game, seed=3)
+        assert int(np.argmax(visits)) == action, (name, visits)
+        root_children = agent._buffers.tree_f[1:3, 3]
+        assert root_children.max() > 0.99  # the favourite's prior, from the network
+
+
+def test_prior_temperature_flattens_the_priors_by_the_softmax_at_that_temperature():
+    game, root, seat = _kuhn_facing_a_bet(card=1)
+    policy = _favouring(KUHN, game.action_from_name("bet"), 8.0)  # logits 8 and 0 over the two legal actions
+    for temperature in (1.0, 8.0, 1000.0):
+        favourite = 1 / (1 + np.exp(-8.0 / temperature))  # 0.9997, 0.73, 0.502
+        agent = GuidedAgent(KUHN, policy, iterations=1, prior_temperature=temperature, seed=0)
+        agent.search(root, seat, game, seed=3)
+        priors = agent._buffers.tree_f[1:3, 3]
+        np.testing.assert_allclose(sorted(priors), [1 - favourite, favourite], atol=1e-6)
+
+
 @pytest.mark.parametrize("value_weight", [0.0, 0.5])
 def test_search_overrules_a_misleading_prior_where_the_cards_decide(value_weight):
     # facing a bet with the King, calling wins every time; with the Jack, it loses every time
@@ -101,6 +136,11 @@ def test_bad_specs_and_mismatched_policies_are_refused(tmp_path):
         (f"guided:{path},c_puct=-1", "c_puct must be >= 0"),
         (f"guided:{path},value_weight=1.5", "value_weight must be >= 0 and at most 1"),
         (f"guided:{path},depth=3", "unknown guided option"),
+        (f"guided:{path},network_depth=-1", "network_depth=-1: must be an integer >= 0"),
+        (f"guided:{path},network_depth=65", "network_depth=65: must be at most 64"),
+        (f"guided:{path},network_depth=1.5", "network_depth='1.5' must be a int"),
+        (f"guided:{path},prior_temperature=0", "prior_temperature=0: must be > 0"),
+        (f"guided:{path},prior_temperature=-2", "prior_temperature must be >= 0 and at most 1000"),
     ):
         with pytest.raises(ValueError, match=message):
             check_spec(spec)
