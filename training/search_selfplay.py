@@ -1,12 +1,16 @@
-"""Self-play by policy-guided search on the batch kernels: every seat of every game is the searching learner.
+"""Self-play by search on the batch kernels: every seat of every game is the searching expert.
 
 ``SelfPlay`` keeps ``games`` games in one ``envs.batch.BatchEnv`` (stepped in one compiled call a move, auto-reset
-when a game ends). At each move the compiled guided search (``agents.guided.GuidedAgent.search``, one call a game:
-determinized, it never reads hidden state) gives the root visit counts; the move played is drawn from them in a
-game's first ``temperature_moves`` decisions and is their argmax after. When a game ends, its decisions come out
-with their targets (``training.search_targets``): visit distributions and each decision's return to come.
+when a game ends). At each move the expert's compiled search gives the root visit counts, one call a game
+(determinized: it never reads hidden state): ``guided``, the search guided by the network being trained
+(``agents.guided.GuidedAgent.search``), or ``ismcts``, plain IS-MCTS (``agents.ismcts.ISMCTSAgent.search``), a fixed
+expert the network learns to imitate. ``threads`` searches run side by side (the compiled loops release the GIL).
+The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is their argmax
+after. When a game ends, its decisions come out with their targets (``training.search_targets``): visit
+distributions (or, with ``policy_target="best"``, the most visited action) and each decision's return to come.
 """
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,8 +18,9 @@ import numpy as np
 
 from agents.compiled_policy import CompiledPolicy
 from agents.guided import GuidedAgent
+from agents.ismcts import ISMCTSAgent
 from envs.batch import BatchEnv
-from training.search_targets import choose, visit_target
+from training.search_targets import POLICY_TARGETS, choose
 
 
 @dataclass
@@ -33,26 +38,44 @@ class Played:
     lengths: list[int] = field(default_factory=list)
 
 
+EXPERTS = ("guided", "ismcts")
+
+
 class SelfPlay:
-    """``games`` games of the guided search against itself (module docstring)."""
+    """``games`` games of the expert's search against itself (module docstring)."""
 
     def __init__(
         self,
         game: Any,
-        policy: CompiledPolicy,
+        policy: CompiledPolicy | None,
         games: int,
         search_iterations: int,
         c_puct: float,
         value_weight: float,
         temperature_moves: int,
         seed: int,
+        expert: str = "guided",
+        threads: int = 1,
+        policy_target: str = "visits",
     ) -> None:
         if game.returns_range() is None:
             raise ValueError(f"training from search needs a game whose returns are bounded; {game.name} gives no range")
+        if expert not in EXPERTS:
+            raise ValueError(f"unknown expert {expert!r}; experts: {', '.join(EXPERTS)}")
+        if policy_target not in POLICY_TARGETS:
+            raise ValueError(f"unknown policy target {policy_target!r}; targets: {', '.join(POLICY_TARGETS)}")
+        self.target = POLICY_TARGETS[policy_target]
         self.game = game
-        self.agent = GuidedAgent(
-            game.name, policy, iterations=search_iterations, c_puct=c_puct, value_weight=value_weight, seed=seed
-        )
+        self.expert = expert
+        threads = max(1, min(int(threads), games))
+        if expert == "guided":
+            self.agents = [
+                GuidedAgent(game.name, policy, iterations=search_iterations, c_puct=c_puct, value_weight=value_weight)
+                for _ in range(threads)
+            ]
+        else:
+            self.agents = [ISMCTSAgent(game.name, iterations=search_iterations) for _ in range(threads)]
+        self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
         self.temperature_moves = int(temperature_moves)
         self.rng = np.random.default_rng([seed, 0x5E1F])
         self.env = BatchEnv(game, games, seed=seed, threads=1)
@@ -63,8 +86,25 @@ class SelfPlay:
         self.pending: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [[] for _ in range(n)]
 
     def set_policy(self, policy: CompiledPolicy) -> None:
-        """Search with ``policy`` from the next move on (the same game and layout as before)."""
-        self.agent.policy = policy
+        """Search with ``policy`` from the next move on (the same game and layout as before; ignored by ``ismcts``)."""
+        for agent in self.agents:
+            if isinstance(agent, GuidedAgent):
+                agent.policy = policy
+
+    def _searches(self, seeds: dict[int, int]) -> dict[int, np.ndarray]:
+        """Root visits of each game in ``seeds`` (game -> search seed), the games split among the threads."""
+        games = sorted(seeds)
+        shares = [games[k :: len(self.agents)] for k in range(len(self.agents))]
+
+        def search(k: int) -> list[tuple[int, np.ndarray]]:
+            agent = self.agents[k]
+            return [
+                (i, agent.search(self.env.states[i : i + 1], int(self.seats[i]), self.game, seeds[i]))
+                for i in shares[k]
+            ]
+
+        parts = self.pool.map(search, range(len(shares))) if self.pool else [search(0)]
+        return {i: visits for part in parts for i, visits in part}
 
     def play(self, moves: int) -> Played:
         """``moves`` moves in every game; the positions of the games that ended meanwhile."""
@@ -74,16 +114,14 @@ class SelfPlay:
         n = self.env.num_envs
         for _ in range(moves):
             actions = np.zeros(n, np.int64)
+            seeds = {i: int(self.rng.integers(2**63)) for i in range(n) if np.count_nonzero(self.masks[i]) > 1}
+            searched = self._searches(seeds)
+            counts["searches"] += len(searched)
             for i in range(n):
                 mask = self.masks[i]
                 seat = int(self.seats[i])
-                if np.count_nonzero(mask) == 1:
-                    visits = (mask > 0).astype(np.float64)
-                else:
-                    seed = int(self.rng.integers(2**63))
-                    visits = self.agent.search(self.env.states[i : i + 1], seat, self.game, seed)
-                    counts["searches"] += 1
-                target = visit_target(visits, mask)
+                visits = searched[i] if i in searched else (mask > 0).astype(np.float64)
+                target = self.target(visits, mask)
                 self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
                 actions[i] = choose(visits, mask, self.moves[i] < self.temperature_moves, self.rng)
                 self.moves[i] += 1

@@ -27,6 +27,16 @@ def visit_target(visits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return (counts / total).astype(np.float32)
 
 
+def best_target(visits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """All the probability on the most visited legal action (the expert's move, not its spread of visits)."""
+    target = np.zeros(np.asarray(mask).shape[0], np.float32)
+    target[int(np.argmax(np.where(np.asarray(mask) > 0, np.asarray(visits, np.float64), -1.0)))] = 1.0
+    return target
+
+
+POLICY_TARGETS = {"visits": visit_target, "best": best_target}
+
+
 def choose(visits: np.ndarray, mask: np.ndarray, temperature: bool, rng: np.random.Generator) -> int:
     """The move played: with ``temperature`` a draw proportional to the visits (exploration in the first moves
     of a game), else the most visited legal action."""

@@ -32,8 +32,8 @@ from envs.files import append_line, write_atomic
 from training import search_checkpoint
 from training.loop import CHECKPOINT, PROGRESS, _terminate_as_interrupt, format_progress, run_lock, trim_progress
 from training.search_net import SearchNet, file_hiddens, load_net_arrays, net_arrays
-from training.search_selfplay import Played, SelfPlay
-from training.search_targets import ReplayBuffer
+from training.search_selfplay import EXPERTS, Played, SelfPlay
+from training.search_targets import POLICY_TARGETS, ReplayBuffer
 from training.vector_env import GameVectorEnv, quiet_threading_layer
 
 ALGO = "exit"  # expert iteration
@@ -50,7 +50,10 @@ class SearchSettings:
     init_policy: str | None = None  # a policy file (a plain masked MLP) to start from; None: from scratch
     games: int = 32  # self-play games played side by side
     moves_per_iteration: int = 8  # moves in each game per iteration
-    search_iterations: int = 64  # guided search iterations per move
+    search_iterations: int = 64  # search iterations per move
+    expert: str = "guided"  # the search that plays and sets the targets: guided (by this network) or ismcts
+    search_threads: int = 1  # searches run side by side in self-play (one a game at a time on each)
+    policy_target: str = "visits"  # what the policy learns: the root visit distribution, or "best": its argmax
     c_puct: float = 1.5
     value_weight: float = 0.5  # the network's share of a leaf's value in the search (the rest: a random playout)
     temperature_moves: int = 12  # a game's first decisions drawn from the visits; argmax after
@@ -70,6 +73,7 @@ _BOUNDS: dict[str, tuple[type, float, float]] = {
     "games": (int, 1, 4096),
     "moves_per_iteration": (int, 1, 100_000),
     "search_iterations": (int, 1, 1_000_000),
+    "search_threads": (int, 1, 256),
     "c_puct": (float, 0.0, 100.0),
     "value_weight": (float, 0.0, 1.0),
     "temperature_moves": (int, 0, 1_000_000),
@@ -114,6 +118,12 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
         or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 4096 for h in hiddens)
     ):
         raise ValueError(f"--set hiddens={hiddens!r}: must be a list of 1 to 8 layer widths in 1..4096")
+    expert = values.get("expert", SearchSettings.expert)
+    if expert not in EXPERTS:
+        raise ValueError(f"--set expert={expert!r}: must be one of {', '.join(EXPERTS)}")
+    target = values.get("policy_target", SearchSettings.policy_target)
+    if target not in POLICY_TARGETS:
+        raise ValueError(f"--set policy_target={target!r}: must be one of {', '.join(POLICY_TARGETS)}")
     init = values.get("init_policy")
     if init is not None and not isinstance(init, str):
         raise ValueError(f"--set init_policy={init!r}: must be the path of a policy file (a string)")
@@ -271,6 +281,9 @@ def _train(
         settings.value_weight,
         settings.temperature_moves,
         seed,
+        settings.expert,
+        settings.search_threads,
+        settings.policy_target,
     )
     evaluation = _Evaluation(settings) if settings.eval_games > 0 else None
     rng = np.random.default_rng([settings.seed, state["iteration"], 0xE817])

@@ -96,7 +96,7 @@ def _uct_child(node, mover, mask, child_of, tree_i, tree_f, c_explore):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # self-play searches several games at once in threads
 def ismcts_iterate(
     root_bytes,
     work,

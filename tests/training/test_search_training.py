@@ -68,6 +68,51 @@ def test_a_tiny_run_writes_a_policy_file_that_plays_and_progress_rows(tmp_path):
     verify_checkpoint(out / "checkpoint")
 
 
+@pytest.mark.parametrize("expert", ["guided", "ismcts"])
+def test_self_play_is_the_same_games_on_one_thread_or_two(expert):
+    from agents.compiled_policy import CompiledPolicy
+    from tests.agents.test_compiled_policy import mlp_arrays
+    from training.search_selfplay import SelfPlay
+
+    game = envs.make("capivari").game
+    policy = CompiledPolicy(mlp_arrays("capivari_v0"))
+    played = [
+        SelfPlay(game, policy, 5, 40, 1.5, 0.5, 6, seed=9, expert=expert, threads=threads).play(80)
+        for threads in (1, 2)
+    ]
+    assert played[0].games >= 3 and played[0].searches > 0
+    for key in ("obs", "mask", "policy", "value"):
+        np.testing.assert_array_equal(getattr(played[0], key), getattr(played[1], key))
+    if expert == "ismcts":  # the targets are IS-MCTS's root visits: whole counts of its 40 iterations
+        searched = (played[0].mask > 0).sum(axis=1) > 1
+        counts = played[0].policy[searched] * 40
+        np.testing.assert_allclose(counts, np.round(counts), atol=1e-4)
+        assert np.all(played[0].policy[played[0].mask == 0] == 0)
+
+
+def test_the_policy_targets_are_the_visit_shares_or_all_on_the_most_visited_legal_action():
+    from training.search_targets import best_target, visit_target
+
+    visits = np.array([5.0, 30.0, 0.0, 15.0, 99.0])
+    mask = np.array([1, 1, 1, 1, 0], np.int8)  # the 99 visits of an illegal action count for nothing
+    np.testing.assert_allclose(visit_target(visits, mask), [0.1, 0.6, 0.0, 0.3, 0.0])
+    np.testing.assert_array_equal(best_target(visits, mask), [0, 1, 0, 0, 0])
+    from training.search_selfplay import SelfPlay
+
+    assert _settings(policy_target="best", expert="ismcts").policy_target == "best"
+    game = envs.make("capivari").game
+    played = {
+        target: SelfPlay(game, None, 2, 30, 1.5, 0.5, 0, 4, expert="ismcts", policy_target=target).play(60)
+        for target in ("visits", "best")
+    }
+    searched = (played["best"].mask > 0).sum(axis=1) > 1
+    assert searched.any()
+    assert set(np.unique(played["best"].policy[searched])) == {0.0, 1.0}
+    np.testing.assert_array_equal(  # the same games: the target is the argmax of the same visits
+        played["best"].policy[searched].argmax(axis=1), played["visits"].policy[searched].argmax(axis=1)
+    )
+
+
 def test_resume_continues_the_iteration_count_and_the_buffer(tmp_path):
     from training.search_training import train_from_search
 
@@ -138,6 +183,9 @@ def test_an_interrupted_save_resumes_from_the_newest_complete_checkpoint(tmp_pat
         ({"min_buffer": 50, "buffer_size": 10}, "min_buffer=50 exceeds buffer_size=10"),
         ({"init_policy": "/no/such/policy.npz"}, "does not exist"),
         ({"init_policy": 3}, "must be the path of a policy file"),
+        ({"expert": "alphabeta"}, "expert='alphabeta': must be one of guided, ismcts"),
+        ({"search_threads": 0}, "search_threads=0: must be an int"),
+        ({"policy_target": "softmax"}, "policy_target='softmax': must be one of visits, best"),
     ],
 )
 def test_bad_settings_are_refused_with_their_name(values, message):
