@@ -1,6 +1,7 @@
 """Policy-guided IS-MCTS: the game's determinized search with a policy file's priors and value.
 
-The arena's ``guided:FILE[,iterations=N|seconds=S,c_puct=C,value_weight=W,prior_temperature=T,network_depth=D]``.
+The arena's ``guided:FILE[,iterations=N|seconds=S,c_puct=C,value_weight=W,prior_temperature=T,network_depth=D,
+root_candidates=true]``.
 The search itself is the compiled ``agents.search.guided_loop`` (docs/guided-search.md gives the method and its
 references); like ``ISMCTSAgent`` it determinizes its copy of the state for the acting seat before anything reads it.
 """
@@ -64,6 +65,7 @@ class GuidedAgent:
         value_weight: float | None = None,
         prior_temperature: float | None = None,
         network_depth: int | None = None,
+        root_candidates: bool = False,
         seed: int | None = None,
         name: str = "guided",
     ) -> None:
@@ -72,6 +74,8 @@ class GuidedAgent:
         if envs.game_name(policy.game) != self.game:
             raise ValueError(f"{policy.source} is a policy for {policy.game}, not {self.game}")
         self._search = guided_kernel(self.game).guided_iterate
+        # the game's narrowing of the root (IS-MCTS's SearchHooks.root_candidates), if asked for and it has one
+        self._root_candidates = envs.spec(self.game).search.root_candidates if root_candidates else None
         self.policy = policy
         self.name = name
         self.iterations = DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations
@@ -123,6 +127,9 @@ class GuidedAgent:
             self._buffers = _Buffers(root, game, self.policy)
         buf = self._buffers
         buf.load(root)
+        buf.root_mask[:] = 1
+        if self._root_candidates is not None:
+            self._root_candidates(root, seat, game, seed, buf.root_mask)
         lo, hi = game.returns_range()
         n_nodes = 1
 

@@ -86,10 +86,15 @@ def _policy_options(options: dict[str, str]) -> dict[str, Any]:
     unknown = sorted(set(options) - {"sample"})
     if unknown:
         raise ValueError(f"unknown policy option(s) {unknown}; known: ['sample']")
-    text = options.get("sample", "false").strip().lower()
-    if text not in ("true", "false", "1", "0", "yes", "no"):
-        raise ValueError(f"policy option sample={options['sample']!r} must be true or false")
-    return {"sample": text in ("true", "1", "yes")}
+    return {"sample": _flag("policy", "sample", options.get("sample", "false"))}
+
+
+def _flag(agent: str, key: str, text: str) -> bool:
+    """A true/false option (also 1/0, yes/no); ValueError naming it otherwise."""
+    word = text.strip().lower()
+    if word not in ("true", "false", "1", "0", "yes", "no"):
+        raise ValueError(f"{agent} option {key}={text!r} must be true or false")
+    return word in ("true", "1", "yes")
 
 
 def _policy(game: str, seed: int | None, options: dict[str, str], path: str) -> Agent:
@@ -112,7 +117,11 @@ def _guided_options(options: dict[str, str]) -> dict[str, Any]:
         "prior_temperature": float,
         "network_depth": int,
     }
-    kwargs = _typed_options("guided", options, kinds)
+    options = dict(options)
+    narrow = options.pop("root_candidates", None)
+    kwargs = _typed_options("guided", options, kinds, " and root_candidates")
+    if narrow is not None:
+        kwargs["root_candidates"] = _flag("guided", "root_candidates", narrow)
     check_options(**kwargs)
     return kwargs
 
@@ -141,7 +150,8 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
     "guided": (
         _guided,
         "IS-MCTS guided by a policy file's priors and value: guided:<file.npz, run folder or reference>"
-        "[,iterations=N | seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D]",
+        "[,iterations=N | seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D, "
+        "root_candidates=true]",
     ),
     "openspiel-ismcts": (
         _openspiel_ismcts,

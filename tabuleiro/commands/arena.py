@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "ismcts[:iterations=N (at most 1,000,000)|seconds=S (at most 600)], "
         "rllib:<checkpoint>[,trust=true: one without a manifest], "
         "policy:<file.npz>[,sample=true], "
-        "guided:<file.npz>[,iterations=N|seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D] "
+        "guided:<file.npz>[,iterations=N|seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D, "
+        "root_candidates=true] "
         "(a file, a run folder, or reference); "
         f"spec*n (n <= {MAX_PLAYERS}) repeats one; with fewer than --players, the last fills the table",
     )

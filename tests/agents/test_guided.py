@@ -102,6 +102,25 @@ def test_prior_temperature_flattens_the_priors_by_the_softmax_at_that_temperatur
         np.testing.assert_allclose(sorted(priors), [1 - favourite, favourite], atol=1e-6)
 
 
+def test_with_root_candidates_the_duel_searches_only_the_heuristic_placements_ismcts_searches():
+    env = envs.make(DUEL, **DUEL_CONFIG)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(6):
+        env.step(int(rng.choice(env.legal_actions())))
+    root = env.game.new_state()
+    root[0] = env.core_state
+    seat = env.possible_agents.index(env.agent_selection)
+    candidates = np.zeros(env.game.num_actions, np.int8)
+    envs.spec(DUEL).search.root_candidates(root, seat, env.game, 5, candidates)
+    assert 1 < np.count_nonzero(candidates) < len(env.legal_actions())
+    policy = CompiledPolicy(candidate_arrays())
+    narrowed = GuidedAgent(DUEL, policy, iterations=40, root_candidates=True).search(root, seat, env.game, seed=5)
+    assert np.all(candidates[narrowed > 0]) and narrowed.sum() == 39  # the first iteration expands the root
+    wide = GuidedAgent(DUEL, policy, iterations=40).search(root, seat, env.game, seed=5)
+    assert not np.all(candidates[wide > 0])  # without the option the whole root is open
+
+
 @pytest.mark.parametrize("value_weight", [0.0, 0.5])
 def test_search_overrules_a_misleading_prior_where_the_cards_decide(value_weight):
     # facing a bet with the King, calling wins every time; with the Jack, it loses every time
@@ -140,6 +159,7 @@ def test_bad_specs_and_mismatched_policies_are_refused(tmp_path):
         (f"guided:{path},network_depth=65", "network_depth=65: must be at most 64"),
         (f"guided:{path},network_depth=1.5", "network_depth='1.5' must be a int"),
         (f"guided:{path},prior_temperature=0", "prior_temperature=0: must be > 0"),
+        (f"guided:{path},root_candidates=maybe", "root_candidates='maybe' must be true or false"),
         (f"guided:{path},prior_temperature=-2", "prior_temperature must be >= 0 and at most 1000"),
     ):
         with pytest.raises(ValueError, match=message):
