@@ -120,9 +120,9 @@ def _guided_options(options: dict[str, str]) -> dict[str, Any]:
     options = dict(options)
     narrow = options.pop("root_candidates", None)
     kwargs = _typed_options("guided", options, kinds, " and root_candidates")
+    check_options(**kwargs)
     if narrow is not None:
         kwargs["root_candidates"] = _flag("guided", "root_candidates", narrow)
-    check_options(**kwargs)
     return kwargs
 
 

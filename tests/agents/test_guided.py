@@ -164,6 +164,10 @@ def test_bad_specs_and_mismatched_policies_are_refused(tmp_path):
     ):
         with pytest.raises(ValueError, match=message):
             check_spec(spec)
+    for spec in (f"guided:{path},root_candidates=true", f"guided:{path},network_depth=1,prior_temperature=2"):
+        check_spec(spec)
+        agent = make_agent(spec, "capivari_v0")
+        assert agent.network_depth == (1 if "network_depth" in spec else 64)
     with pytest.raises(ValueError, match="exported for capivari_v0"):
         make_agent(f"guided:{path}", "horizonte")
     with pytest.raises(ValueError, match="no reference policy is shipped for kuhn_poker_v0"):
