@@ -174,7 +174,9 @@ def guided_iterate(
                 n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
             elif missing:  # legal here for the first time: priors from the network at this node
                 observe_into(s, mover, obs, obs_mask)
-                game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
+                game_logits(
+                    params, layers, nets, spec, scalars, view, obs, obs_mask, module_mask, module_logits, logits
+                )
                 n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
             clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             child = puct_child(node, mover, mask, tree_i, tree_f, c_puct)
@@ -204,8 +206,10 @@ def guided_iterate(
             legal_into(s, mask)
             if depth == 0:
                 restrict_mask(mask, root_mask)
-            observe_into(s, mover, obs, obs_mask)
-            v = game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
+            observe_into(s, mover, obs, obs_mask)  # the network reads the whole legal set, not the root's kept part
+            v = game_logits(
+                params, layers, nets, spec, scalars, view, obs, obs_mask, module_mask, module_logits, logits
+            )
             if tree_i[node, 2] < 0:
                 n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
                 clear_children(node, mover, mask, child_of, tree_i, tree_f, False)

@@ -117,8 +117,28 @@ def test_with_root_candidates_the_duel_searches_only_the_heuristic_placements_is
     policy = CompiledPolicy(candidate_arrays())
     narrowed = GuidedAgent(DUEL, policy, iterations=40, root_candidates=True).search(root, seat, env.game, seed=5)
     assert np.all(candidates[narrowed > 0]) and narrowed.sum() == 39  # the first iteration expands the root
-    wide = GuidedAgent(DUEL, policy, iterations=40).search(root, seat, env.game, seed=5)
+    narrow_priors = _root_priors(GuidedAgent(DUEL, policy, iterations=1, root_candidates=True), root, seat, env.game)
+    wide_agent = GuidedAgent(DUEL, policy, iterations=40)
+    wide = wide_agent.search(root, seat, env.game, seed=5)
     assert not np.all(candidates[wide > 0])  # without the option the whole root is open
+    # the network reads its whole legal set (a candidate head scores the candidates it observes), then the
+    # priors are renormalized over the kept ones
+    wide_priors = _root_priors(wide_agent, root, seat, env.game)
+    kept = sorted(narrow_priors)
+    shares = np.array([wide_priors[a] for a in kept])
+    np.testing.assert_allclose([narrow_priors[a] for a in kept], shares / shares.sum(), rtol=1e-6)
+
+
+def _root_priors(agent, root, seat, game):
+    """Action -> prior of each root child after one more search from ``root``."""
+    agent.search(root, seat, game, seed=5)
+    buf = agent._buffers
+    priors = {}
+    c = buf.tree_i[0, 2]
+    while c >= 0:
+        priors[int(buf.tree_i[c, 0])] = buf.tree_f[c, 3]
+        c = buf.tree_i[c, 3]
+    return priors
 
 
 @pytest.mark.parametrize("value_weight", [0.0, 0.5])
