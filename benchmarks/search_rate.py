@@ -20,14 +20,18 @@ from envs.engine.config import key_value, key_values
 from envs.files import write_atomic
 
 
-def positions(game: str, games: int, every: int, seed: int, config: dict[str, Any]) -> list[tuple[Any, int, int]]:
-    """``(env state copy, game seed, move index)`` of the sampled positions (the env replays each to time it)."""
-    env = envs.make(game, **config)
+def measure(
+    game: str, specs: list[str], games: int = 6, every: int = 7, seed: int = 0, config: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """One row per spec: positions timed, median iterations per second and median seconds per search. The games
+    are played at random once; every spec is timed at each sampled position."""
+    env = envs.make(game, **(config or {}))
+    agents = [make_agent(spec, game, seed=seed) for spec in specs]
+    rates: list[list[float]] = [[] for _ in specs]
+    seconds: list[list[float]] = [[] for _ in specs]
     rng = np.random.default_rng(seed)
-    found = []
     for g in range(games):
         env.reset(seed=seed + g)
-        moves: list[int] = []
         while env.agents:
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
@@ -35,54 +39,25 @@ def positions(game: str, games: int, every: int, seed: int, config: dict[str, An
                 continue
             legal = np.flatnonzero(observation["action_mask"])
             if len(legal) > 1 and rng.integers(every) == 0:
-                found.append((seed + g, list(moves)))
-            action = int(rng.choice(legal))
-            moves.append(action)
-            env.step(action)
-    return found
-
-
-def _replay(env: Any, game_seed: int, moves: list[int]) -> None:
-    env.reset(seed=game_seed)
-    for action in moves:
-        while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
-            env.step(None)
-        env.step(action)
-    while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
-        env.step(None)
-
-
-def measure(
-    game: str, specs: list[str], games: int = 6, every: int = 7, seed: int = 0, config: dict[str, Any] | None = None
-) -> list[dict[str, Any]]:
-    """One row per spec: positions timed, median iterations per second and median seconds per search."""
-    config = config or {}
-    found = positions(game, games, every, seed, config)
-    if not found:
+                for k, agent in enumerate(agents):
+                    agent.act(observation, env)  # untimed: compiles and touches the buffers
+                    start = time.perf_counter()
+                    agent.act(observation, env)
+                    spent = time.perf_counter() - start
+                    rates[k].append(agent.last_iterations / spent)
+                    seconds[k].append(spent)
+            env.step(int(rng.choice(legal)))
+    if not rates[0]:
         raise ValueError(f"no position with a choice in {games} random game(s) of {game}")
-    env = envs.make(game, **config)
-    rows = []
-    for spec in specs:
-        agent = make_agent(spec, game, seed=seed)
-        rates, seconds = [], []
-        for game_seed, moves in found:
-            _replay(env, game_seed, moves)
-            observation = env.observe(env.agent_selection)
-            agent.act(observation, env)  # untimed: compiles and touches the buffers
-            start = time.perf_counter()
-            agent.act(observation, env)
-            spent = time.perf_counter() - start
-            rates.append(agent.last_iterations / spent)
-            seconds.append(spent)
-        rows.append(
-            {
-                "agent": spec,
-                "positions": len(found),
-                "iterations_per_second": float(np.median(rates)),
-                "seconds_per_search": float(np.median(seconds)),
-            }
-        )
-    return rows
+    return [
+        {
+            "agent": spec,
+            "positions": len(rates[k]),
+            "iterations_per_second": float(np.median(rates[k])),
+            "seconds_per_search": float(np.median(seconds[k])),
+        }
+        for k, spec in enumerate(specs)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

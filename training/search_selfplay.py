@@ -66,7 +66,6 @@ class SelfPlay:
             raise ValueError(f"unknown policy target {policy_target!r}; targets: {', '.join(POLICY_TARGETS)}")
         self.target = POLICY_TARGETS[policy_target]
         self.game = game
-        self.expert = expert
         threads = max(1, min(int(threads), games))
         if expert == "guided":
             self.agents = [
