@@ -1,7 +1,7 @@
 """Policy-guided IS-MCTS: the game's determinized search with a policy file's priors and value.
 
 The arena's ``guided:FILE[,iterations=N|seconds=S,c_puct=C,value_weight=W,prior_temperature=T,network_depth=D,
-root_candidates=true]``.
+root_candidates=true,game_search=true]``.
 The search itself is the compiled ``agents.search.guided_loop`` (docs/guided-search.md gives the method and its
 references); like ``ISMCTSAgent`` it determinizes its copy of the state for the acting seat before anything reads it.
 """
@@ -66,6 +66,7 @@ class GuidedAgent:
         prior_temperature: float | None = None,
         network_depth: int | None = None,
         root_candidates: bool = False,
+        game_search: bool = False,
         seed: int | None = None,
         name: str = "guided",
     ) -> None:
@@ -74,8 +75,15 @@ class GuidedAgent:
         if envs.game_name(policy.game) != self.game:
             raise ValueError(f"{policy.source} is a policy for {policy.game}, not {self.game}")
         self._search = guided_kernel(self.game).guided_iterate
+        hooks = envs.spec(self.game).search
         # the game's narrowing of the root (IS-MCTS's SearchHooks.root_candidates), if asked for and it has one
-        self._root_candidates = envs.spec(self.game).search.root_candidates if root_candidates else None
+        self._root_candidates = hooks.root_candidates if root_candidates or game_search else None
+        # the shape of the game's IS-MCTS (playouts, tree depth, opponents, shared determinizations), or plain PUCT
+        self._shape = (
+            (hooks.rollout_steps, hooks.opponents_in_tree, hooks.max_tree_depth, hooks.shared_determinizations)
+            if game_search
+            else (-1, True, MAX_DEPTH, 1)
+        )
         self.policy = policy
         self.name = name
         self.iterations = DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations
@@ -138,8 +146,8 @@ class GuidedAgent:
             buf.ensure(n_nodes)
             n_nodes, ran = self._search(
                 buf.root_bytes, buf.work, buf.work_bytes, seat, np.uint64(seed), done, count, self.c_puct,
-                self.value_weight, self.prior_temperature, self.network_depth, float(lo), float(hi), buf.tree_i,
-                buf.tree_f, n_nodes, buf.mask, buf.root_mask, buf.child_of, buf.path, buf.returns, buf.util,
+                self.value_weight, self.prior_temperature, self.network_depth, float(lo), float(hi), *self._shape,
+                buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.root_mask, buf.child_of, buf.path, buf.returns, buf.util,
                 buf.rollout_util, self.policy.kernel_args, buf.obs, buf.obs_mask, buf.module_mask, buf.module_logits,
                 buf.logits,
             )  # fmt: skip

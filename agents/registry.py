@@ -118,11 +118,11 @@ def _guided_options(options: dict[str, str]) -> dict[str, Any]:
         "network_depth": int,
     }
     options = dict(options)
-    narrow = options.pop("root_candidates", None)
-    kwargs = _typed_options("guided", options, kinds, " and root_candidates")
+    flags = {name: options.pop(name) for name in ("root_candidates", "game_search") if name in options}
+    kwargs = _typed_options("guided", options, kinds, ", root_candidates and game_search")
     check_options(**kwargs)
-    if narrow is not None:
-        kwargs["root_candidates"] = _flag("guided", "root_candidates", narrow)
+    for name, value in flags.items():
+        kwargs[name] = _flag("guided", name, value)
     return kwargs
 
 
@@ -151,7 +151,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
         _guided,
         "IS-MCTS guided by a policy file's priors and value: guided:<file.npz, run folder or reference>"
         "[,iterations=N | seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D, "
-        "root_candidates=true]",
+        "root_candidates=true, game_search=true]",
     ),
     "openspiel-ismcts": (
         _openspiel_ismcts,

@@ -21,6 +21,13 @@ mixed with random playouts (AlphaGo's lambda; Silver et al. 2016). One iteration
    priors and the leaf's utility is the playout's alone (cheap iterations where the network adds least);
 4. back up each seat's utility in [0, 1]; a node gets the value of the seat that made its move.
 
+The game's IS-MCTS hooks (``ismcts_loop`` documents them) come as arguments, so one compiled loop serves both
+the plain PUCT search and the game's own shape of search: ``rollout_steps`` (< 0: random playouts to the end;
+k >= 0: k moves of the game's ``default_policy``, then its ``utility``), ``opponents_in_tree`` (False: the other
+seats move by the default policy between the searching seat's nodes), ``max_tree_depth`` (no node deeper: below
+it the leaf is evaluated afresh at each visit) and ``block`` (iterations sharing a determinization; 0: as many as
+``root_mask`` keeps).
+
 The value estimates the acting seat's return to come: its utility is ``(returns so far + value)`` scaled
 from ``[value_lo, value_hi]`` to [0, 1]; the other seats share the opposite of the value equally (the
 games searched this way are zero-sum). The descent stops ``path``'s length below the root.
@@ -39,6 +46,7 @@ from envs.engine.contract import (
     determinize,
     legal_into,
     observe_into,
+    pick_random_action,
     random_playout,
     step,
     utility,
@@ -48,6 +56,28 @@ from envs.engine.rng import splitmix64
 from envs.engine.search_tree import back_up, clear_children, copy_bytes, link_child, mark_children, restrict_mask
 
 FIRST_PLAY_VALUE = 0.5  # Q of an unvisited child: neutral, so the priors alone order the first visits
+
+
+@njit(cache=True)
+def default_policy(s, seat, mask, r):
+    """Uniformly random legal moves (SearchHooks.default_policy replaces it)."""
+    return pick_random_action(s, mask, r)
+
+
+@njit(cache=True)
+def playout(s, seat, mask, r, rollout_steps, returns):
+    """From ``s``: a random playout to the end (``rollout_steps < 0``) or that many default-policy moves, their
+    rewards added to ``returns``."""
+    if rollout_steps < 0:
+        random_playout(s, r, returns)
+        return
+    for _ in range(rollout_steps):
+        if s.done:
+            return
+        r = splitmix64(r)
+        step(s, default_policy(s, seat, mask, r))
+        for p in range(returns.shape[0]):
+            returns[p] += s.rewards[p]
 
 
 @njit(cache=True)
@@ -127,6 +157,10 @@ def guided_iterate(
     network_depth,
     value_lo,
     value_hi,
+    rollout_steps,
+    opponents_in_tree,
+    max_tree_depth,
+    block,
     tree_i,
     tree_f,
     n_nodes,
@@ -147,19 +181,30 @@ def guided_iterate(
     params, layers, nets, spec, scalars, view = policy
     s = work[0]
     capacity = tree_i.shape[0]
+    levels = min(path.shape[0], max_tree_depth)
+    if block <= 0:  # one determinization a round of the root's candidates
+        for a in range(root_mask.shape[0]):
+            block += root_mask[a] != 0
+        block = max(block, 1)
     done = 0
     for it in range(first, first + count):
         if n_nodes + NUM_ACTIONS * (path.shape[0] + 1) > capacity:  # each level may add a child per action
             break
         copy_bytes(root_bytes, work_bytes)
-        r = splitmix64(np.uint64(seed) + np.uint64(it) * np.uint64(0x9E3779B97F4A7C15))
+        r = splitmix64(np.uint64(seed) + np.uint64(it // block) * np.uint64(0x9E3779B97F4A7C15))
         determinize(s, seat, r)
         returns[:] = 0.0
         node = 0
         depth = 0
         leaf = tree_f[0, 0] == 0.0
-        while not s.done and not leaf and depth < path.shape[0]:
+        while not s.done and not leaf and depth < levels:
             mover = s.current
+            if not opponents_in_tree and mover != seat:  # the others play the default policy
+                r = splitmix64(r)
+                step(s, default_policy(s, seat, mask, r))
+                for p in range(returns.shape[0]):
+                    returns[p] += s.rewards[p]
+                continue
             legal_into(s, mask)
             if depth == 0:
                 restrict_mask(mask, root_mask)
@@ -187,11 +232,12 @@ def guided_iterate(
             depth += 1
             node = child
             leaf = tree_f[child, 0] == 0.0
+        grows = depth < levels  # a node at the deepest level gets no children: its leaf is evaluated afresh
         if s.done:
             utility(s, returns, util)
         elif depth >= network_depth:  # a leaf below the network's levels: uniform priors, a playout's value
             mover = s.current
-            if tree_i[node, 2] < 0:
+            if grows and tree_i[node, 2] < 0:
                 legal_into(s, mask)
                 if depth == 0:
                     restrict_mask(mask, root_mask)
@@ -199,7 +245,7 @@ def guided_iterate(
                 n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
                 clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             r = splitmix64(r)
-            random_playout(s, r, returns)
+            playout(s, seat, mask, r, rollout_steps, returns)
             utility(s, returns, util)
         else:  # the leaf: the network's priors for its children and its value
             mover = s.current
@@ -210,13 +256,13 @@ def guided_iterate(
             v = game_logits(
                 params, layers, nets, spec, scalars, view, obs, obs_mask, module_mask, module_logits, logits
             )
-            if tree_i[node, 2] < 0:
+            if grows and tree_i[node, 2] < 0:
                 n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
                 clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             value_utility(s, returns, np.float64(v), value_lo, value_hi, util)
             if value_weight < 1.0:
                 r = splitmix64(r)
-                random_playout(s, r, returns)
+                playout(s, seat, mask, r, rollout_steps, returns)
                 utility(s, returns, rollout_util)
                 for p in range(util.shape[0]):
                     util[p] = value_weight * util[p] + (1.0 - value_weight) * rollout_util[p]

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "rllib:<checkpoint>[,trust=true: one without a manifest], "
         "policy:<file.npz>[,sample=true], "
         "guided:<file.npz>[,iterations=N|seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D, "
-        "root_candidates=true] "
+        "root_candidates=true, game_search=true] "
         "(a file, a run folder, or reference); "
         f"spec*n (n <= {MAX_PLAYERS}) repeats one; with fewer than --players, the last fills the table",
     )

@@ -102,17 +102,23 @@ def test_prior_temperature_flattens_the_priors_by_the_softmax_at_that_temperatur
         np.testing.assert_allclose(sorted(priors), [1 - favourite, favourite], atol=1e-6)
 
 
-def test_with_root_candidates_the_duel_searches_only_the_heuristic_placements_ismcts_searches():
+def _duel_position(seed: int, moves: int) -> tuple[object, np.ndarray, int, np.ndarray]:
+    """(env, root, seat, the root candidates of the Duel's IS-MCTS) after ``moves`` random moves."""
     env = envs.make(DUEL, **DUEL_CONFIG)
-    env.reset(seed=2)
-    rng = np.random.default_rng(2)
-    for _ in range(6):
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
         env.step(int(rng.choice(env.legal_actions())))
     root = env.game.new_state()
     root[0] = env.core_state
     seat = env.possible_agents.index(env.agent_selection)
     candidates = np.zeros(env.game.num_actions, np.int8)
     envs.spec(DUEL).search.root_candidates(root, seat, env.game, 5, candidates)
+    return env, root, seat, candidates
+
+
+def test_with_root_candidates_the_duel_searches_only_the_heuristic_placements_ismcts_searches():
+    env, root, seat, candidates = _duel_position(seed=2, moves=6)
     assert 1 < np.count_nonzero(candidates) < len(env.legal_actions())
     policy = CompiledPolicy(candidate_arrays())
     narrowed = GuidedAgent(DUEL, policy, iterations=40, root_candidates=True).search(root, seat, env.game, seed=5)
@@ -129,16 +135,44 @@ def test_with_root_candidates_the_duel_searches_only_the_heuristic_placements_is
     np.testing.assert_allclose([narrow_priors[a] for a in kept], shares / shares.sum(), rtol=1e-6)
 
 
+def test_with_game_search_the_duel_searches_as_its_ismcts_does_a_flat_tree_of_the_candidates():
+    env, root, seat, candidates = _duel_position(seed=3, moves=8)
+    policy = CompiledPolicy(candidate_arrays())
+    agent = GuidedAgent(DUEL, policy, iterations=60, game_search=True)
+    visits = agent.search(root, seat, env.game, seed=5)
+    assert np.all(candidates[visits > 0]) and visits.sum() == 59
+    children = _root_children(agent._buffers)
+    assert sorted(children) == sorted(np.flatnonzero(candidates))  # the tree is the candidates, none with children
+    assert max(agent._buffers.tree_i[c, 2] for c in children.values()) < 0
+    plain = GuidedAgent(DUEL, policy, iterations=60, root_candidates=True)
+    plain.search(root, seat, env.game, seed=5)
+    grown = _root_children(plain._buffers).values()
+    assert max(plain._buffers.tree_i[c, 2] for c in grown) >= 0  # without it the tree grows below the candidates
+
+
+@pytest.mark.parametrize("game", ["capivari_v0", "horizonte_v0", KUHN])
+def test_game_search_changes_nothing_where_the_game_keeps_the_default_hooks(game):
+    for g, root, seat in list(_positions(game))[:3]:
+        a = GuidedAgent(game, _policy(game), iterations=100)
+        b = GuidedAgent(game, _policy(game), iterations=100, game_search=True)
+        np.testing.assert_array_equal(a.search(root, seat, g, seed=5), b.search(root, seat, g, seed=5))
+        np.testing.assert_array_equal(a._buffers.tree_f, b._buffers.tree_f)
+
+
+def _root_children(buf) -> dict[int, int]:
+    """Action -> node of each child of the root."""
+    children = {}
+    c = buf.tree_i[0, 2]
+    while c >= 0:
+        children[int(buf.tree_i[c, 0])] = int(c)
+        c = buf.tree_i[c, 3]
+    return children
+
+
 def _root_priors(agent, root, seat, game):
     """Action -> prior of each root child after one more search from ``root``."""
     agent.search(root, seat, game, seed=5)
-    buf = agent._buffers
-    priors = {}
-    c = buf.tree_i[0, 2]
-    while c >= 0:
-        priors[int(buf.tree_i[c, 0])] = buf.tree_f[c, 3]
-        c = buf.tree_i[c, 3]
-    return priors
+    return {a: agent._buffers.tree_f[c, 3] for a, c in _root_children(agent._buffers).items()}
 
 
 @pytest.mark.parametrize("value_weight", [0.0, 0.5])
@@ -152,13 +186,14 @@ def test_search_overrules_a_misleading_prior_where_the_cards_decide(value_weight
         assert int(np.argmax(visits)) == game.action_from_name(right), (card, visits)
 
 
+@pytest.mark.parametrize("game_search", [False, True])
 @pytest.mark.parametrize("game", GAMES)
-def test_guided_search_is_identical_on_states_differing_only_in_hidden_information(game):
+def test_guided_search_is_identical_on_states_differing_only_in_hidden_information(game, game_search):
     policy = _policy(game)
     for g, root, seat in _positions(game):
         twin = _twin(g, root, seat, seed=12345)
-        a = GuidedAgent(game, policy, iterations=60)
-        b = GuidedAgent(game, policy, iterations=60)
+        a = GuidedAgent(game, policy, iterations=60, game_search=game_search)
+        b = GuidedAgent(game, policy, iterations=60, game_search=game_search)
         visits_a = a.search(root, seat, g, seed=7)
         visits_b = b.search(twin, seat, g, seed=7)
         np.testing.assert_array_equal(visits_a, visits_b)
@@ -180,11 +215,16 @@ def test_bad_specs_and_mismatched_policies_are_refused(tmp_path):
         (f"guided:{path},network_depth=1.5", "network_depth='1.5' must be a int"),
         (f"guided:{path},prior_temperature=0", "prior_temperature=0: must be > 0"),
         (f"guided:{path},root_candidates=maybe", "root_candidates='maybe' must be true or false"),
+        (f"guided:{path},game_search=1.5", "game_search='1.5' must be true or false"),
         (f"guided:{path},prior_temperature=-2", "prior_temperature must be >= 0 and at most 1000"),
     ):
         with pytest.raises(ValueError, match=message):
             check_spec(spec)
-    for spec in (f"guided:{path},root_candidates=true", f"guided:{path},network_depth=1,prior_temperature=2"):
+    for spec in (
+        f"guided:{path},root_candidates=true",
+        f"guided:{path},game_search=true",
+        f"guided:{path},network_depth=1,prior_temperature=2",
+    ):
         check_spec(spec)
         agent = make_agent(spec, "capivari_v0")
         assert agent.network_depth == (1 if "network_depth" in spec else 64)
