@@ -43,11 +43,11 @@ from numba import njit
 
 from envs.engine.contract import (
     NUM_ACTIONS,
+    default_move,
     determinize,
     legal_into,
     observe_into,
-    pick_random_action,
-    random_playout,
+    playout,
     step,
     utility,
 )
@@ -56,28 +56,6 @@ from envs.engine.rng import splitmix64
 from envs.engine.search_tree import back_up, clear_children, copy_bytes, link_child, mark_children, restrict_mask
 
 FIRST_PLAY_VALUE = 0.5  # Q of an unvisited child: neutral, so the priors alone order the first visits
-
-
-@njit(cache=True)
-def default_policy(s, seat, mask, r):
-    """Uniformly random legal moves (SearchHooks.default_policy replaces it)."""
-    return pick_random_action(s, mask, r)
-
-
-@njit(cache=True)
-def playout(s, seat, mask, r, rollout_steps, returns):
-    """From ``s``: a random playout to the end (``rollout_steps < 0``) or that many default-policy moves, their
-    rewards added to ``returns``."""
-    if rollout_steps < 0:
-        random_playout(s, r, returns)
-        return
-    for _ in range(rollout_steps):
-        if s.done:
-            return
-        r = splitmix64(r)
-        step(s, default_policy(s, seat, mask, r))
-        for p in range(returns.shape[0]):
-            returns[p] += s.rewards[p]
 
 
 @njit(cache=True)
@@ -201,9 +179,7 @@ def guided_iterate(
             mover = s.current
             if not opponents_in_tree and mover != seat:  # the others play the default policy
                 r = splitmix64(r)
-                step(s, default_policy(s, seat, mask, r))
-                for p in range(returns.shape[0]):
-                    returns[p] += s.rewards[p]
+                default_move(s, seat, mask, r, returns)
                 continue
             legal_into(s, mask)
             if depth == 0:

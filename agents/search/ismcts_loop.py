@@ -28,7 +28,8 @@ default policy in between, for games where they barely interact. Further optiona
 
 - ``default_policy(s, seat, mask, r)``: the move of the acting seat (``s.current``) outside the
   tree (rollouts, opponents kept out of the tree), ``seat`` being the searching one; uniformly
-  random legal (``pick_random_action``) by default;
+  random legal (``pick_random_action``) by default; ``envs.engine.search_moves`` makes these moves
+  and the playouts, for this loop and the guided one;
 - ``max_tree_depth``: the tree grows no deeper than this many levels (unlimited by
   default); below them the default policy plays;
 - ``shared_determinizations = B``: iterations ``B k .. B k + B - 1`` share one determinization
@@ -49,10 +50,10 @@ import numpy as np
 from numba import njit
 
 from envs.engine.contract import (
+    default_move,
     determinize,
     legal_into,
-    pick_random_action,
-    random_playout,
+    playout,
     step,
     utility,
 )
@@ -69,12 +70,6 @@ SHARED_DETERMINIZATIONS = 1  # SearchHooks.shared_determinizations
 def expand_action(s, untried, n_untried, r):
     """Uniformly at random among the untried actions (SearchHooks.expand_action replaces it)."""
     return untried[np.uint64(r) % np.uint64(n_untried)]
-
-
-@njit(cache=True)
-def default_policy(s, seat, mask, r):
-    """Uniformly random legal moves (SearchHooks.default_policy replaces it)."""
-    return pick_random_action(s, mask, r)
 
 
 @njit(cache=True)
@@ -136,9 +131,7 @@ def ismcts_iterate(
             mover = s.current
             if not OPPONENTS_IN_TREE and mover != seat:  # the others play their default policy
                 r = splitmix64(r)
-                step(s, default_policy(s, seat, mask, r))
-                for p in range(returns.shape[0]):
-                    returns[p] += s.rewards[p]
+                default_move(s, seat, mask, r, returns)
                 continue
             legal_into(s, mask)
             if depth == 0:
@@ -168,16 +161,7 @@ def ismcts_iterate(
             node = child
         if not s.done:
             r = splitmix64(r)
-            if ROLLOUT_STEPS < 0:
-                random_playout(s, r, returns)
-            else:
-                for _ in range(ROLLOUT_STEPS):
-                    if s.done:
-                        break
-                    r = splitmix64(r)
-                    step(s, default_policy(s, seat, mask, r))
-                    for p in range(returns.shape[0]):
-                        returns[p] += s.rewards[p]
+            playout(s, seat, mask, r, ROLLOUT_STEPS, returns)
         utility(s, returns, util)
         back_up(path, depth, util, tree_i, tree_f)
     return n_nodes

@@ -52,6 +52,9 @@ default_policy = _stand_in("default_policy")  # (s, seat, mask, r) -> the move o
 # compiled once per game by envs.engine.batch_kernels, for the other templates
 random_playout = _stand_in("random_playout")  # (s, seed, returns): play to the end at random, add up rewards
 heuristic_action = _stand_in("heuristic_action")  # (states, i, seat, mask, r, scratch, values) -> the move
+# compiled once per game by envs.engine.search_moves, for the search loops
+default_move = _stand_in("default_move")  # (s, seat, mask, r, returns): one default-policy move, rewards added
+playout = _stand_in("playout")  # (s, seat, mask, r, rollout_steps, returns): random to the end, or k default moves
 NUM_ACTIONS = 1  # the mask buffers' size: the most actions any config of the game has
 STATE_DTYPE = np.dtype([("done", np.uint8)])  # the one record layout of the byte fast path (buf_step)
 

@@ -25,7 +25,7 @@ from typing import Any
 from numba.core.caching import NullCache
 from numba.core.dispatcher import Dispatcher
 
-from envs.engine import batch_kernels
+from envs.engine import batch_kernels, search_moves
 from envs.engine.contract import template_bindings
 
 _INSTANCES: dict[tuple[str, str], ModuleType] = {}
@@ -117,7 +117,8 @@ def byte_kernels_of(game: Any) -> ModuleType | None:
 
 def compiled_for(template: ModuleType, cls: type) -> ModuleType:
     """A template that builds on the batch kernels (search, the vector env's opponents) compiled for a game class:
-    its pieces, plus the batch kernels' random pick, random playout and heuristic move."""
+    its pieces, plus the batch kernels' random pick, random playout and heuristic move, and the search's moves
+    outside its tree (``envs.engine.search_moves``)."""
     batch = kernels_of(cls)
     bindings = dict(
         template_bindings(cls),
@@ -125,4 +126,6 @@ def compiled_for(template: ModuleType, cls: type) -> ModuleType:
         random_playout=batch.random_playout,
         heuristic_action=batch.heuristic_action,
     )
+    moves = instantiate(search_moves, bindings, tag_of(cls))
+    bindings.update(default_move=moves.default_move, playout=moves.playout)
     return instantiate(template, bindings, tag_of(cls))
