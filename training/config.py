@@ -46,7 +46,8 @@ class TrainSettings:
     train_batch_size: int = 4000
     minibatch_size: int = 500
     num_epochs: int = 6
-    lr: float = 3e-4
+    # a rate, or a schedule [[learner decisions, rate], ...] from 0, interpolated linearly (RLlib's Scheduler)
+    lr: float | tuple[tuple[int, float], ...] = 3e-4
     gamma: float = 0.995
     lambda_: float = 0.95
     entropy_coeff: float = 0.01
@@ -94,6 +95,8 @@ def normalized(fields: dict[str, Any]) -> dict[str, Any]:
     out = dict(fields)
     if "hiddens" in out:
         out["hiddens"] = tuple(out["hiddens"])
+    if isinstance(out.get("lr"), (list, tuple)):
+        out["lr"] = tuple((int(step), float(rate)) for step, rate in out["lr"])
     if "candidate_hiddens" in out:
         out["candidate_hiddens"] = tuple(int(x) for x in out["candidate_hiddens"])
     if out.get("cell_head") is not None:
@@ -150,7 +153,21 @@ def checked_overrides(values: dict[str, Any]) -> dict[str, Any]:
         if not _fits(value, kinds[key]):
             shown = kinds[key].__name__ if isinstance(kinds[key], type) else str(kinds[key])
             raise ValueError(f"--set {key}={value!r}: must be {shown}")
-    return normalized(values)
+    out = normalized(values)
+    if "lr" in out:
+        check_lr(out["lr"])
+    return out
+
+
+def check_lr(lr: float | tuple[tuple[int, float], ...]) -> None:
+    """Refuse a rate that is not positive, or a schedule that does not start at 0 and step forward."""
+    points = lr if isinstance(lr, tuple) else ((0, lr),)
+    if not points or points[0][0] != 0:
+        raise ValueError(f"--set lr={list(map(list, points))}: a schedule starts at step 0, e.g. [[0,5e-4],[1e8,1e-5]]")
+    if any(b[0] <= a[0] for a, b in zip(points, points[1:], strict=False)):
+        raise ValueError(f"--set lr={list(map(list, points))}: the schedule's steps must increase")
+    if any(not rate > 0 for _, rate in points):
+        raise ValueError(f"--set lr={lr}: rates must be positive")
 
 
 def settings_for(game: str, **overrides: Any) -> TrainSettings:
@@ -327,7 +344,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
             train_batch_size_per_learner=s.train_batch_size,
             minibatch_size=s.minibatch_size,
             num_epochs=s.num_epochs,
-            lr=s.lr,
+            lr=[list(point) for point in s.lr] if isinstance(s.lr, tuple) else s.lr,
             gamma=s.gamma,
             lambda_=s.lambda_,
             entropy_coeff=s.entropy_coeff,

@@ -157,6 +157,7 @@ def progress_row(result: dict[str, Any], iteration: int, elapsed: float, seconds
         "policy_loss": _num(learner.get("policy_loss")),
         "vf_loss": _num(learner.get("vf_loss")),
         "entropy": _num(learner.get("entropy")),
+        "lr": _num(learner.get("default_optimizer_learning_rate")),  # the rate this iteration learnt at
         "opponents": sp.get("opponents", {}),
         "snapshots": sp.get("snapshots", []),
         "new_snapshot": sp.get("new_snapshot"),

@@ -165,7 +165,8 @@ class _Learner:
         self.s = s
 
     def update(self, rng: np.random.Generator) -> dict[str, float | None]:
-        """The iteration's minibatches (none while the buffer is short of ``min_buffer``); mean losses, or None."""
+        """The iteration's minibatches (none while the buffer is short of ``min_buffer``); mean losses (None without
+        minibatches) and the learning rate."""
         s = self.s
         losses: dict[str, list[float]] = {"loss": [], "policy_loss": [], "vf_loss": [], "entropy": []}
         if self.buffer.size >= s.min_buffer:
@@ -182,7 +183,8 @@ class _Learner:
                 entropy = -(logp.exp() * logp).sum(-1).mean()
                 for key, x in zip(losses, (loss, policy_loss, vf_loss, entropy), strict=True):
                     losses[key].append(float(x.detach()))
-        return {k: (float(np.mean(v)) if v else None) for k, v in losses.items()}
+        means = {k: (float(np.mean(v)) if v else None) for k, v in losses.items()}
+        return means | {"lr": float(self.optimizer.param_groups[0]["lr"])}
 
     def policy(self, game: Any) -> CompiledPolicy:
         """The network as the compiled search reads it (non-finite weights refused: a diverged run stops)."""

@@ -83,6 +83,27 @@ def test_set_checks_each_setting_against_its_type():
             checked_overrides(bad)
 
 
+def test_a_learning_rate_schedule_is_checked_and_reaches_the_learner():
+    from training.config import build_config, checked_overrides  # optional heavy: ray
+
+    given = checked_overrides({"lr": [[0, 5e-4], [100_000_000, 2e-5]]})
+    assert given["lr"] == ((0, 5e-4), (100_000_000, 2e-5))
+    assert build_config(settings_for("capivari", **given)).lr == [[0, 5e-4], [100_000_000, 2e-5]]
+    assert build_config(settings_for("capivari")).lr == settings_for("capivari").lr  # a plain rate stays one
+    scheduled = settings_for("capivari", **given)
+    assert settings_from_json(json.loads(json.dumps(settings_to_json(scheduled)))) == scheduled  # resumed as given
+    for bad, message in [
+        ([[10, 5e-4]], "starts at step 0"),
+        ([], "starts at step 0"),
+        ([[0, 5e-4], [0, 1e-5]], "steps must increase"),
+        ([[0, 5e-4], [10, 0.0]], "rates must be positive"),
+        (-1e-3, "rates must be positive"),
+        ([[0, "x"]], "must be float"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            checked_overrides({"lr": bad})
+
+
 def test_train_command_passes_config_and_set_to_the_run(monkeypatch, tmp_path):
     import training.loop
     from tabuleiro.cli import main

@@ -54,6 +54,7 @@ def test_a_tiny_run_writes_a_policy_file_that_plays_and_progress_rows(tmp_path):
     assert all(r["decisions"] == 2 * 30 for r in rows)
     assert sum(r["episodes"] for r in rows) >= 1  # a Capivari game is shorter than 60 decisions
     assert rows[-1]["loss"] is not None and rows[-1]["buffer"] > 0
+    assert all(r["lr"] == _settings().lr for r in rows)  # the rate, as PPO's rows give theirs
     assert set(rows[-1]["opponents"]) <= {"random", "heuristic"}
     format_progress(rows[-1])  # PPO's progress line reads the row
     policy = load_policy(out, "capivari")

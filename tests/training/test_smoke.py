@@ -59,6 +59,8 @@ def plays_a_legal_game(checkpoint, game: str, game_config: dict) -> None:
 
 @pytest.mark.parametrize("game", [spec.name for spec in envs.specs()])
 def test_ppo_iterations_checkpoint_and_legal_play(ray_session, tmp_path, game):
+    from training.config import settings_for
+
     out = tmp_path / "run"
     meta, rows, lines = train_tiny(game, out, iterations=2)
     assert meta["iteration"] == 2 and [r["iteration"] for r in rows] == [1, 2]
@@ -67,6 +69,7 @@ def test_ppo_iterations_checkpoint_and_legal_play(ray_session, tmp_path, game):
         assert row["env_steps"] >= 64 and row["steps_per_s"] > 0
         assert 0 < row["learner_decisions"] <= row["decisions"] and row["learner_decisions_per_s"] > 0
         assert row["sample_s"] > 0 and row["learn_s"] > 0
+        assert row["lr"] == pytest.approx(settings_for(game, **(TINY | TINY_PER_GAME.get(game, {}))).lr)  # its rate
         assert sum(o["games"] for o in row["opponents"].values()) > 0
         assert all(0.0 <= o["win_rate"] <= 1.0 for o in row["opponents"].values() if "win_rate" in o)
     assert rows[0]["new_snapshot"] == "main_v1"
