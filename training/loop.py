@@ -130,6 +130,7 @@ def progress_row(result: dict[str, Any], iteration: int, elapsed: float, seconds
     RuntimeError if the learner reported no loss (a silent failure otherwise).
     """
     from ray.rllib.core import DEFAULT_MODULE_ID  # optional heavy: ray
+    from ray.rllib.core.learner.learner import DEFAULT_OPTIMIZER, LR_KEY
 
     runners = result.get("env_runners", {})
     learner = result.get("learners", {}).get(DEFAULT_MODULE_ID, {})
@@ -157,7 +158,7 @@ def progress_row(result: dict[str, Any], iteration: int, elapsed: float, seconds
         "policy_loss": _num(learner.get("policy_loss")),
         "vf_loss": _num(learner.get("vf_loss")),
         "entropy": _num(learner.get("entropy")),
-        "lr": _num(learner.get("default_optimizer_learning_rate")),  # the rate this iteration learnt at
+        "lr": _num(learner.get(f"{DEFAULT_OPTIMIZER}_{LR_KEY}")),  # the rate this iteration learnt at
         "opponents": sp.get("opponents", {}),
         "snapshots": sp.get("snapshots", []),
         "new_snapshot": sp.get("new_snapshot"),
