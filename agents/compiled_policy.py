@@ -34,7 +34,7 @@ import io
 import json
 import os
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -286,7 +286,7 @@ def check_arrays(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Pol
         pieces=_pieces(observation.get("pieces"), source),
         model=model,
     )
-    _check_game(info, source)
+    info = replace(info, game_config=_check_game(info, source))
     _check_model(arrays, info, source)
     return info
 
@@ -315,8 +315,10 @@ def observation_of(game: Any) -> dict[str, Any]:
     return {"size": int(game.obs_size), "num_actions": int(game.num_actions), "pieces": pieces}
 
 
-def _check_game(info: PolicyInfo, source: str) -> None:
-    """The file's game exists here with its config, and that config observes as the file says."""
+def _check_game(info: PolicyInfo, source: str) -> dict[str, Any]:
+    """The file's game exists here with its config, and that config observes as the file says; the config
+    completed with the defaults of knobs added since the file was written (a new knob's default plays as
+    before)."""
     try:
         name = envs.game_name(info.game)
         game = envs.make(name, **info.game_config).game
@@ -335,6 +337,7 @@ def _check_game(info: PolicyInfo, source: str) -> None:
             f"actions (pieces {[p[0] for p in here['pieces']]}); the file was exported for {info.obs_size} and "
             f"{info.num_actions} (pieces {[p[0] for p in info.pieces]}): another version of the game's observation",
         )
+    return game_config_of(game)
 
 
 def _layout_nets(model: dict[str, Any], source: str) -> dict[str, list[dict[str, Any]]]:

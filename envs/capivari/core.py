@@ -51,6 +51,7 @@ STATE_DTYPE = np.dtype(
         ("subtract_points", np.int8),
         ("wins_needed", np.int8),
         ("max_rounds", np.int16),
+        ("observe_margins", np.uint8),  # the observation ends with the move_margins piece
         # the table
         ("loc", np.int8, (NUM_CARDS,)),  # LOC_* of every card
         ("avail", np.uint32),  # bit c set: card c is available (mirrors loc, for speed)
@@ -81,7 +82,7 @@ ONE = np.uint64(1)
 # lists the pieces. A modifier (a card's river side) is a selector one-hot then an effect one-hot.
 NUM_SELECTORS = len(SELECTORS)
 MODIFIER = NUM_SELECTORS + len(EFFECTS)
-LAYOUT = ObsLayout(
+PIECES = (
     ("river_capybaras", (NUM_SEGMENTS, NUM_HERDS, NUM_NUMBERS, 2)),  # segment x herd: number one-hot x (mine, theirs)
     ("segment_modifiers", (NUM_SEGMENTS, MODIFIER)),
     ("oncas_tucked", (NUM_SEGMENTS,)),
@@ -98,6 +99,7 @@ LAYOUT = ObsLayout(
     ("i_started", (1,)),  # I started this round
     ("turns_taken", (1,)),  # this round / 14
 )
+LAYOUT = ObsLayout(*PIECES)  # without the options' pieces (envs/capivari/observation.py appends them)
 O_RIVER = LAYOUT.offset("river_capybaras")
 O_MODIFIERS = LAYOUT.offset("segment_modifiers")
 O_TUCKED = LAYOUT.offset("oncas_tucked")

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.capivari import core
+from envs.capivari import core, observation
 from envs.capivari.determinize import determinize
 from envs.capivari.heuristic import action_values
 from envs.capivari.rules import (
@@ -49,8 +49,8 @@ class Capivari(Game):
     state_dtype = core.STATE_DTYPE
     reset_fn = staticmethod(core.reset)
     step_fn = staticmethod(core.step)
-    observe_fn = staticmethod(core.observe)
-    observe_into_fn = staticmethod(core.observe_into)
+    observe_fn = staticmethod(observation.observe)
+    observe_into_fn = staticmethod(observation.observe_into)
     legal_into_fn = staticmethod(core.legal_into)
     determinize_fn = staticmethod(determinize)
     pick_random_action_fn = staticmethod(core.pick_random_action)
@@ -67,11 +67,11 @@ class Capivari(Game):
 
     @property
     def obs_size(self) -> int:
-        return core.OBS_SIZE
+        return self.observation_layout().size
 
     def observation_layout(self) -> ObsLayout:
-        """The observation's pieces (``core.LAYOUT``)."""
-        return core.LAYOUT
+        """This config's observation pieces (``observation.layout``)."""
+        return observation.layout(self.config.observe_margins)
 
     def obs_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)
@@ -84,6 +84,7 @@ class Capivari(Game):
         states["subtract_points"] = c.subtract_points
         states["wins_needed"] = c.wins_needed
         states["max_rounds"] = c.max_rounds
+        states["observe_margins"] = c.observe_margins
         states["current"] = -1
         return states
 

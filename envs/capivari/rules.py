@@ -109,12 +109,16 @@ def action_name(action: int) -> str:
 
 @dataclass(frozen=True)
 class CapivariConfig:
-    """Capivari's knobs; every gap the rules leave has one (seeds/capivari.md)."""
+    """Capivari's knobs; every gap the rules leave has one (seeds/capivari.md), but ``observe_margins``, an
+    option of the observation."""
 
     first_player: int = knob(0, range=(0, 1), doc="seat that starts the first round")
     subtract_points: int = knob(3, range=(1, 10), doc="points a 'subtract' modifier takes off a card")
     wins_needed: int = knob(2, range=(1, 5), doc="round wins that end the game")
     max_rounds: int = knob(20, range=(1, MAX_ROUNDS_CAP), doc="rounds after which an undecided game is a draw")
+    observe_margins: bool = knob(
+        False, doc="observation: one more piece, each legal move's river margin right after it (off: as before)"
+    )
 
     def __post_init__(self) -> None:
         validate_config(self)

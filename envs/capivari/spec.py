@@ -19,7 +19,8 @@ Actions: `crias1`..`tches5` take that herd card (ids 0-14); `onca sS push H`,
 `onca sS flip H`, `onca sS swap` play a Capionça on segment S (ids 15-35).
 Rewards: +1 / -1 to the match winner / loser at the end (0 each in a draw at
 `max_rounds`). `infos[agent]["round_scores"]` holds every finished round's scores.
-Config: `first_player`, `subtract_points`, `wins_needed`, `max_rounds`
+Config: `first_player`, `subtract_points`, `wins_needed`, `max_rounds`, and the observation's
+`observe_margins` (off by default: one more piece, last, float32[36], each legal move's margin)
 (`tabuleiro games` lists them with their ranges).
 """
 

@@ -51,8 +51,9 @@ def _in_range(rec: np.void, key: str, lo: int, hi: int) -> np.ndarray:
 
 def check_state(config: Any, rec: np.void) -> None:
     """Raise ValueError unless ``rec`` is a state of a game with this config (base header already checked)."""
-    expected = (config.first_player, config.subtract_points, config.wins_needed, config.max_rounds)
-    got = tuple(int(rec[k]) for k in ("first_player", "subtract_points", "wins_needed", "max_rounds"))
+    keys = ("first_player", "subtract_points", "wins_needed", "max_rounds", "observe_margins")
+    expected = tuple(int(getattr(config, k)) for k in keys)
+    got = tuple(int(rec[k]) for k in keys)
     if got != expected:
         bad(f"config fields {got} differ from the env's config {expected}")
     done = bool(rec["done"])

@@ -241,6 +241,23 @@ def test_a_policy_of_another_game_or_config_is_refused(tmp_path):
         load_policy(_write(tmp_path, mlp_arrays() | {"observation": np.array(json.dumps(observation))}))
 
 
+def test_a_file_older_than_a_config_knob_plays_with_that_knobs_default(tmp_path):
+    """A file written before a knob existed lacks it: read with the knob's default (which plays as before), and
+    still refused by a game where the knob is set otherwise."""
+    config = json.loads(str(mlp_arrays()["game_config"][()]))
+    del config["observe_margins"]
+    path = _write(tmp_path, mlp_arrays() | {"game_config": np.array(json.dumps(config))})
+    assert load_policy(path).info.game_config["observe_margins"] is False
+    agent = make_agent(f"policy:{path}", "capivari")
+    env = envs.make("capivari_v0")
+    env.reset(seed=0)
+    assert env.observe(env.agent_selection)["action_mask"][agent.act(env.observe(env.agent_selection), env)]
+    margins = envs.make("capivari_v0", observe_margins=True)
+    margins.reset(seed=0)
+    with pytest.raises(ValueError, match="'observe_margins': True"):
+        agent.act(margins.observe(margins.agent_selection), margins)
+
+
 def test_missing_keys_are_named(tmp_path):
     arrays = mlp_arrays()
     for key in ("model", "format_version", "game"):

@@ -1,8 +1,9 @@
 """Properties over 10,000 random Capivari games, checked after every turn against slow references."""
 
 import numpy as np
+import pytest
 
-from envs.capivari import core
+from envs.capivari import core, observation
 from envs.capivari.game import Capivari
 from envs.capivari.rules import (
     EFFECTS,
@@ -107,9 +108,53 @@ def test_ten_thousand_random_games_keep_every_invariant():
     assert turns > NUM_GAMES * 14
 
 
-def test_observations_ignore_what_the_observer_cannot_see():
+def reference_margin(rec, seat: int, a: int) -> float:
+    """``move_margins`` for legal action ``a``, recounted: the river after the move alone (no refill, no round
+    end) by ``reference_score``; a move that ends the match shows +-1 for its winner and loser."""
+    after = rec.copy()
+    if a < ONCA_BASE:
+        core.take_herd_card(after, a)
+    else:
+        core.play_onca(after, (a - ONCA_BASE) // ONCA_EFFECTS, (a - ONCA_BASE) % ONCA_EFFECTS)
+    played = rec.copy()
+    core.step(played, a)
+    if played["done"] and played["winner"] != core.DRAW:
+        return 1.0 if played["winner"] == seat else -1.0
+    margin = reference_score(after, seat, 3) - reference_score(after, 1 - seat, 3)
+    return float(np.clip(margin / observation.MARGIN_SCALE, -1.0, 1.0))
+
+
+def test_move_margins_show_each_legal_moves_river_margin_after_it():
+    """With ``observe_margins`` the last 36 numbers are, for the seat to act, each legal move's margin (my river
+    total minus theirs right after it, recounted independently); 0 for illegal moves and for the other seat."""
+    game = Capivari(CapivariConfig(observe_margins=True))
+    assert game.obs_size == core.OBS_SIZE + NUM_ACTIONS == Capivari(CapivariConfig()).obs_size + NUM_ACTIONS
+    rng = np.random.default_rng(11)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    checked = ends = 0
+    for seed in range(300):
+        states = game.new_state()
+        rec = states[0]
+        core.reset(rec, np.uint64(seed))
+        while not rec["done"]:
+            seat = int(rec["current"])
+            obs, legal = observation.observe(rec, seat)
+            margins = obs[core.OBS_SIZE :]
+            want = [reference_margin(rec, seat, a) if legal[a] else 0.0 for a in range(NUM_ACTIONS)]
+            np.testing.assert_allclose(margins, want, atol=1e-6)
+            ends += int(np.isin(margins[legal == 1], (-1.0, 1.0)).any())
+            assert not observation.observe(rec, 1 - seat)[0][core.OBS_SIZE :].any()
+            np.testing.assert_array_equal(obs[: core.OBS_SIZE], core.observe(rec, seat)[0])
+            checked += 1
+            n = core.legal_into(rec, mask)
+            core.step(rec, int(np.flatnonzero(mask)[rng.integers(n)]))
+    assert checked > 300 * 14 and ends > 100
+
+
+@pytest.mark.parametrize("observe_margins", [False, True])
+def test_observations_ignore_what_the_observer_cannot_see(observe_margins):
     """Reordering the deck below its top card (the only hidden part) leaves both observations unchanged."""
-    game = Capivari(CapivariConfig())
+    game = Capivari(CapivariConfig(observe_margins=observe_margins))
     rng = np.random.default_rng(7)
     mask = np.zeros(NUM_ACTIONS, np.int8)
     checked = 0
@@ -126,7 +171,7 @@ def test_observations_ignore_what_the_observer_cannot_see():
                 other[0]["deck"][pos + 1 : end] = rest
                 other[0]["rng"] = rng.integers(1, 2**63)
                 for seat in (0, 1):
-                    for x, y in zip(core.observe(rec, seat), core.observe(other[0], seat), strict=True):
+                    for x, y in zip(observation.observe(rec, seat), observation.observe(other[0], seat), strict=True):
                         np.testing.assert_array_equal(x, y)
                 checked += 1
             n = core.legal_into(rec, mask)
