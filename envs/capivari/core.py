@@ -445,12 +445,3 @@ def observe_into(s, seat: int, obs, mask) -> None:
     mask[:] = 0
     if s.current == seat:
         legal_into(s, mask)
-
-
-@njit(cache=True)
-def observe(s, seat: int):
-    """Fresh (observation, mask) arrays for `seat`."""
-    obs = np.zeros(OBS_SIZE, np.float32)
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    observe_into(s, seat, obs, mask)
-    return obs, mask
