@@ -142,8 +142,9 @@ def _module_parts(module: Any) -> tuple[dict[str, Any], dict[str, list[tuple[nn.
     return model, stacks, scalars
 
 
-def _arrays_and_model(parts: tuple) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The weight arrays by file key and the full ``model`` entry (``nets`` included) of ``_module_parts``."""
+def arrays_and_model(parts: tuple) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The weight arrays by file key and the full ``model`` entry (``nets`` included) of a network's parts:
+    ``(model entry without nets, dense stacks by file name, scalar parameters by array key)``."""
     model, stacks, scalars = parts
     arrays: dict[str, np.ndarray] = {}
     nets: dict[str, Any] = {}
@@ -157,7 +158,7 @@ def _arrays_and_model(parts: tuple) -> tuple[dict[str, np.ndarray], dict[str, An
 def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
     """The policy file's arrays (``agents.compiled_policy``) of a masking module trained on ``game`` with
     ``game_config`` (the config as given; the file records every field of it)."""
-    arrays, model = _arrays_and_model(_module_parts(module))
+    arrays, model = arrays_and_model(_module_parts(module))
     g = envs.make(envs.game_name(game), **dict(game_config or {})).game
     return header(g, model) | arrays
 
@@ -166,8 +167,13 @@ def load_module_arrays(module: Any, arrays: dict[str, np.ndarray], source: str) 
     """Copy a checked policy file's weights into a masking module of the same layout (a warm start);
     ValueError naming what differs (the network's kind, heads, activations, or a layer's shape and the widths
     the file has)."""
-    parts = _module_parts(module)
-    own, model = _arrays_and_model(parts)
+    load_parts(_module_parts(module), arrays, source)
+
+
+def load_parts(parts: tuple, arrays: dict[str, np.ndarray], source: str) -> None:
+    """Copy a checked policy file's weights into a network's parts (``arrays_and_model``); ValueError naming
+    what differs from the file (the ``model`` entry, or a layer's shape and the widths the file has)."""
+    own, model = arrays_and_model(parts)
     theirs = json.loads(str(arrays["model"][()]))
     differs = sorted(k for k in set(model) | set(theirs) if model.get(k) != theirs.get(k))
     if differs:
@@ -176,10 +182,11 @@ def load_module_arrays(module: Any, arrays: dict[str, np.ndarray], source: str) 
             + "; ".join(f"{k}: file {theirs.get(k)!r}, here {model.get(k)!r}" for k in differs)
         )
     for key, mine in own.items():
-        if tuple(arrays[key].shape) != mine.shape:
+        if key not in arrays or tuple(arrays[key].shape) != mine.shape:
             widths = list(encoder_widths(arrays))
+            found = tuple(arrays[key].shape) if key in arrays else "missing"
             raise ValueError(
-                f"{source}: {key} is {tuple(arrays[key].shape)}, this network's {mine.shape} (the file's encoder "
+                f"{source}: {key} is {found}, this network's {mine.shape} (the file's encoder "
                 f"widths are {widths}: give the same, e.g. --set hiddens={json.dumps(widths)})"
             )
     _, stacks, scalars = parts

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from envs.engine.candidate_actions import CandidateActions
 from envs.files import write_atomic
 
 _KEYS = ("obs", "mask", "policy", "value")
@@ -35,6 +36,20 @@ def best_target(visits: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 POLICY_TARGETS = {"visits": visit_target, "best": best_target}
+
+
+def candidate_targets(view: CandidateActions, mask: np.ndarray, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(masks, policies)`` of game-space positions in ``view``'s candidate action space: row k's share is the
+    k-th legal placement's, the other actions keep theirs; ValueError if a position has more legal placements
+    than rows."""
+    masks = view.masks(mask, np.int8)
+    out = np.zeros((len(mask), view.size), np.float32)
+    legal = np.asarray(mask)[:, : view.placements] != 0
+    owner, placement = np.nonzero(legal)  # row-major: each position's legal placements in action order
+    rank = np.arange(owner.size) - np.searchsorted(owner, owner)  # their index among the position's own
+    out[owner, rank] = np.asarray(policy)[owner, placement]
+    out[:, view.rows :] = np.asarray(policy)[:, view.placements :]
+    return masks, out
 
 
 def choose(visits: np.ndarray, mask: np.ndarray, temperature: bool, rng: np.random.Generator) -> int:

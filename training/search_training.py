@@ -1,7 +1,7 @@
 """Training from search (``tabuleiro train GAME --algo exit``): expert iteration with the compiled guided search.
 
 Anthony et al. 2017 (expert iteration) and Silver et al. 2018 (AlphaZero): the apprentice (``SearchNet``, a masked
-MLP) guides the expert (``agents.guided``: determinized PUCT search over its priors and value) in self-play
+MLP or a candidate head) guides the expert (``agents.guided``: determinized PUCT search over its priors and value) in self-play
 (``training.search_selfplay``); the network then learns the search's root visit distributions (cross-entropy) and
 the games' outcomes (squared error) from a replay buffer. One iteration: ``moves_per_iteration`` moves in each of
 ``games`` self-play games, then ``updates_per_iteration`` minibatches, then ``eval_steps`` steps of the network
@@ -31,9 +31,9 @@ from agents.compiled_policy import POLICY_FILE, CompiledPolicy, game_config_of, 
 from envs.files import append_line, write_atomic
 from training import search_checkpoint
 from training.loop import CHECKPOINT, PROGRESS, _terminate_as_interrupt, format_progress, run_lock, trim_progress
-from training.search_net import SearchNet, file_hiddens, load_net_arrays, net_arrays
+from training.search_net import SearchNet, candidate_layout, file_layout, load_net_arrays, net_arrays
 from training.search_selfplay import EXPERTS, Played, SelfPlay
-from training.search_targets import POLICY_TARGETS, ReplayBuffer
+from training.search_targets import POLICY_TARGETS, ReplayBuffer, candidate_targets
 from training.vector_env import GameVectorEnv, quiet_threading_layer
 
 ALGO = "exit"  # expert iteration
@@ -47,7 +47,11 @@ class SearchSettings:
     game_config: dict = dataclasses.field(default_factory=dict)
     seed: int = 0
     hiddens: tuple[int, ...] = (256, 256)
-    init_policy: str | None = None  # a policy file (a plain masked MLP) to start from; None: from scratch
+    # an observation piece of (rows, features) scored by a candidate head, the network then choosing among the
+    # rows (the Duel's placement_candidates; training.search_net); None: a plain masked MLP
+    candidate_head: str | None = None
+    candidate_hiddens: tuple[int, ...] = (64,)
+    init_policy: str | None = None  # a policy file to start from (its layout replaces the above); None: from scratch
     games: int = 32  # self-play games played side by side
     moves_per_iteration: int = 8  # moves in each game per iteration
     search_iterations: int = 64  # search iterations per move
@@ -92,8 +96,9 @@ OWN_OPTIONS = {"game": "the GAME argument", "game_config": "--config KEY=VALUE",
 
 def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: dict[str, Any]) -> SearchSettings:
     """``SearchSettings`` from ``--set`` values, each checked (a known name, a value of the right kind and range,
-    ``hiddens`` a list of 1-8 widths in 1..4096, ``init_policy`` a loadable plain MLP for this game); ValueError
-    naming the setting otherwise."""
+    ``hiddens`` and ``candidate_hiddens`` lists of 1-8 widths in 1..4096, ``candidate_head`` a piece of candidate
+    rows, ``init_policy`` a loadable policy file for this game and config, a plain MLP or a candidate head);
+    ValueError naming the setting otherwise."""
     settable = sorted({f.name for f in dataclasses.fields(SearchSettings)} - set(OWN_OPTIONS))
     for key, value in values.items():
         if key in OWN_OPTIONS:
@@ -111,13 +116,17 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
                 raise ValueError(
                     f"--set {key}={value!r}: must be {'an int' if kind is int else 'a number'} in [{lo:g}, {hi:g}]"
                 )
-    hiddens = values.get("hiddens", SearchSettings.hiddens)
-    if (
-        not isinstance(hiddens, (list, tuple))
-        or not 1 <= len(hiddens) <= 8
-        or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 4096 for h in hiddens)
-    ):
-        raise ValueError(f"--set hiddens={hiddens!r}: must be a list of 1 to 8 layer widths in 1..4096")
+    widths = {key: values.get(key, getattr(SearchSettings, key)) for key in ("hiddens", "candidate_hiddens")}
+    for key, hiddens in widths.items():
+        if (
+            not isinstance(hiddens, (list, tuple))
+            or not 1 <= len(hiddens) <= 8
+            or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 4096 for h in hiddens)
+        ):
+            raise ValueError(f"--set {key}={hiddens!r}: must be a list of 1 to 8 layer widths in 1..4096")
+    piece = values.get("candidate_head")
+    if piece is not None and not isinstance(piece, str):
+        raise ValueError(f"--set candidate_head={piece!r}: must be the name of an observation piece (a string)")
     expert = values.get("expert", SearchSettings.expert)
     if expert not in EXPERTS:
         raise ValueError(f"--set expert={expert!r}: must be one of {', '.join(EXPERTS)}")
@@ -128,11 +137,19 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
     if init is not None and not isinstance(init, str):
         raise ValueError(f"--set init_policy={init!r}: must be the path of a policy file (a string)")
     settings = SearchSettings(
-        game=envs.game_name(game), game_config=dict(game_config), seed=seed, **{**values, "hiddens": tuple(hiddens)}
+        game=envs.game_name(game),
+        game_config=dict(game_config),
+        seed=seed,
+        **{**values, **{key: tuple(w) for key, w in widths.items()}},
     )
     if settings.min_buffer > settings.buffer_size:
         raise ValueError(f"--set min_buffer={settings.min_buffer} exceeds buffer_size={settings.buffer_size}")
     game_obj = envs.make(settings.game, **settings.game_config).game
+    if settings.candidate_head is not None:
+        try:
+            candidate_layout(game_obj, settings.candidate_head, settings.candidate_hiddens)
+        except ValueError as exc:
+            raise ValueError(f"--set candidate_head={settings.candidate_head!r}: {exc}") from None
     if game_obj.returns_range() is None:
         raise ValueError(f"training from search needs a game whose returns are bounded; {settings.game} gives no range")
     if envs.spec(settings.game).search is None:
@@ -145,13 +162,28 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
                 f"--set init_policy={init!r} is a policy for {policy.game} with config {policy.info.game_config}, "
                 f"not for {settings.game} with config {game_config_of(game_obj)}"
             )
-        hiddens_file = file_hiddens(arrays, repr(init))
-        settings = dataclasses.replace(settings, hiddens=hiddens_file)
+        hiddens_file, candidates = file_layout(arrays, game_obj, repr(init))
+        settings = dataclasses.replace(
+            settings,
+            hiddens=hiddens_file,
+            candidate_head=candidates.piece if candidates is not None else None,
+            candidate_hiddens=candidates.slice.hiddens if candidates is not None else settings.candidate_hiddens,
+        )
     return settings
 
 
 def settings_from_json(d: dict[str, Any]) -> SearchSettings:
-    return SearchSettings(**{**d, "hiddens": tuple(d["hiddens"])})
+    widths = {key: tuple(d[key]) for key in ("hiddens", "candidate_hiddens") if key in d}
+    return SearchSettings(**{**d, **widths})
+
+
+def network_of(s: SearchSettings, game: Any) -> SearchNet:
+    """The settings' network for an engine ``Game``: a plain masked MLP, or a candidate head over
+    ``s.candidate_head`` in the candidate action space."""
+    if s.candidate_head is None:
+        return SearchNet(game.obs_size, game.num_actions, s.hiddens)
+    layout = candidate_layout(game, s.candidate_head, s.candidate_hiddens)
+    return SearchNet(game.obs_size, layout.view.size, s.hiddens, layout)
 
 
 class _Learner:
@@ -159,10 +191,17 @@ class _Learner:
 
     def __init__(self, s: SearchSettings, game: Any) -> None:
         torch.manual_seed(s.seed)
-        self.net = SearchNet(game.obs_size, game.num_actions, s.hiddens)
+        self.net = network_of(s, game)
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=s.lr, weight_decay=s.weight_decay)
-        self.buffer = ReplayBuffer(s.buffer_size, game.obs_size, game.num_actions)
+        self.buffer = ReplayBuffer(s.buffer_size, game.obs_size, self.net.num_actions)
         self.s = s
+
+    def add(self, played: Played) -> None:
+        """Self-play's positions into the buffer, in the network's action space."""
+        mask, policy = played.mask, played.policy
+        if self.net.candidates is not None:
+            mask, policy = candidate_targets(self.net.candidates.view, mask, policy)
+        self.buffer.add(played.obs, mask, policy, played.value)
 
     def update(self, rng: np.random.Generator) -> dict[str, float | None]:
         """The iteration's minibatches (none while the buffer is short of ``min_buffer``); mean losses (None without
@@ -196,7 +235,12 @@ class _Evaluation:
 
     def __init__(self, s: SearchSettings) -> None:
         self.env = GameVectorEnv(
-            s.game, s.eval_games, seed=s.seed + 7_919, opponents={"random": 0.25, "heuristic": 0.75}, **s.game_config
+            s.game,
+            s.eval_games,
+            seed=s.seed + 7_919,
+            opponents={"random": 0.25, "heuristic": 0.75},
+            candidate_actions=s.candidate_head,
+            **s.game_config,
         )
         self.obs, _ = self.env.reset(seed=s.seed + 7_919)
         self.steps = s.eval_steps
@@ -337,7 +381,7 @@ def _run(
             while more():
                 t0 = time.perf_counter()
                 played = selfplay.play(settings.moves_per_iteration)
-                learner.buffer.add(played.obs, played.mask, played.policy, played.value)
+                learner.add(played)
                 sample_s = time.perf_counter() - t0
                 losses = learner.update(rng)
                 policy = learner.policy(game)
