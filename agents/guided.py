@@ -126,8 +126,13 @@ class GuidedAgent:
         if legal.size == 1:
             return int(legal[0])
         root, seat = search_root(env)
-        visits = self.search(root, seat, env.game, seed)
-        return int(np.argmax(np.where(observation["action_mask"] > 0, visits, -1.0)))
+        return self.move_of(self.search(root, seat, env.game, seed), observation["action_mask"])
+
+    plays_by_value = False  # the most visited root action is the move
+
+    def move_of(self, visits: np.ndarray, mask: np.ndarray) -> int:
+        """The move a search's root ``visits`` pick among the legal actions ``mask``: the most visited."""
+        return int(np.argmax(np.where(mask > 0, visits, -1.0)))
 
     def search(self, root: np.ndarray, seat: int, game: Any, seed: int) -> np.ndarray:
         """Visits of each root action after searching from ``root`` (one record) as ``seat``."""

@@ -82,8 +82,17 @@ class ISMCTSAgent:
             raise ValueError("no legal action in the mask: the agent was asked to act out of turn")
         if legal.size == 1:
             return int(legal[0])
-        visits = self.search(root, seat, game, seed)
-        if self._by_value:  # the best mean among the searched root actions
+        return self.move_of(self.search(root, seat, game, seed), mask)
+
+    @property
+    def plays_by_value(self) -> bool:
+        """Whether the move is the best mean, not the most visited (the game's ``SearchHooks.play_by_value``)."""
+        return bool(self._by_value)
+
+    def move_of(self, visits: np.ndarray, mask: np.ndarray) -> int:
+        """The move the last search (its root ``visits``) picks among the legal actions ``mask``: the most visited,
+        or the best mean among the searched ones where the game plays by value."""
+        if self._by_value:
             counts = np.where((mask > 0) & (visits > 0), self.last_values, -np.inf)
         else:
             counts = np.where(mask > 0, visits, -1.0)

@@ -5,9 +5,10 @@ when a game ends). At each move the expert's compiled search gives the root visi
 (determinized: it never reads hidden state): ``guided``, the search guided by the network being trained
 (``agents.guided.GuidedAgent.search``), or ``ismcts``, plain IS-MCTS (``agents.ismcts.ISMCTSAgent.search``), a fixed
 expert the network learns to imitate. ``threads`` searches run side by side (the compiled loops release the GIL).
-The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is their argmax
-after. When a game ends, its decisions come out with their targets (``training.search_targets``): visit
-distributions (or, with ``policy_target="best"``, the most visited action) and each decision's return to come.
+The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is the expert's move
+after: the most visited root action, or the best mean where the game's IS-MCTS plays by value (the Duel's). When a
+game ends, its decisions come out with their targets (``training.search_targets``): visit distributions (or, with
+``policy_target="best"``, the expert's move) and each decision's return to come.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -74,6 +75,11 @@ class SelfPlay:
             ]
         else:
             self.agents = [ISMCTSAgent(game.name, iterations=search_iterations) for _ in range(threads)]
+        if self.agents[0].plays_by_value and policy_target == "visits":
+            raise ValueError(
+                f"{game.name}'s IS-MCTS plays the root action of best mean, not the most visited: its visits are not "
+                "its choice; learn its move with policy_target=best"
+            )
         self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
         self.temperature_moves = int(temperature_moves)
         self.rng = np.random.default_rng([seed, 0x5E1F])
@@ -90,17 +96,19 @@ class SelfPlay:
             if isinstance(agent, GuidedAgent):
                 agent.policy = policy
 
-    def _searches(self, seeds: dict[int, int]) -> dict[int, np.ndarray]:
-        """Root visits of each game in ``seeds`` (game -> search seed), the games split among the threads."""
+    def _searches(self, seeds: dict[int, int]) -> dict[int, tuple[np.ndarray, int]]:
+        """Root visits and the expert's move of each game in ``seeds`` (game -> search seed), the games split among
+        the threads (the move read right after its search: a by-value expert keeps the last search's means)."""
         games = sorted(seeds)
         shares = [games[k :: len(self.agents)] for k in range(len(self.agents))]
 
-        def search(k: int) -> list[tuple[int, np.ndarray]]:
+        def search(k: int) -> list[tuple[int, tuple[np.ndarray, int]]]:
             agent = self.agents[k]
-            return [
-                (i, agent.search(self.env.states[i : i + 1], int(self.seats[i]), self.game, seeds[i]))
-                for i in shares[k]
-            ]
+            out = []
+            for i in shares[k]:
+                visits = agent.search(self.env.states[i : i + 1], int(self.seats[i]), self.game, seeds[i])
+                out.append((i, (visits, agent.move_of(visits, self.masks[i]))))
+            return out
 
         parts = self.pool.map(search, range(len(shares))) if self.pool else [search(0)]
         return {i: visits for part in parts for i, visits in part}
@@ -119,10 +127,14 @@ class SelfPlay:
             for i in range(n):
                 mask = self.masks[i]
                 seat = int(self.seats[i])
-                visits = searched[i] if i in searched else (mask > 0).astype(np.float64)
-                target = self.target(visits, mask)
+                if i in searched:
+                    visits, move = searched[i]
+                else:  # one legal action
+                    visits, move = (mask > 0).astype(np.float64), int(np.argmax(mask))
+                target = self.target(visits, mask, move)
                 self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
-                actions[i] = choose(visits, mask, self.moves[i] < self.temperature_moves, self.rng)
+                explore = self.moves[i] < self.temperature_moves
+                actions[i] = choose(visits, mask, True, self.rng) if explore else move
                 self.moves[i] += 1
             counts["decisions"] += n
             self.obs, self.masks, self.seats, rewards, dones = self.env.step(actions)

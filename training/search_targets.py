@@ -16,7 +16,7 @@ from envs.files import write_atomic
 _KEYS = ("obs", "mask", "policy", "value")
 
 
-def visit_target(visits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def visit_target(visits: np.ndarray, mask: np.ndarray, move: int | None = None) -> np.ndarray:
     """The visit counts of the legal actions, normalized to sum to 1 (uniform over the legal ones if none was
     visited, as when only one action is legal and the search is skipped)."""
     legal = np.asarray(mask) > 0
@@ -28,10 +28,13 @@ def visit_target(visits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return (counts / total).astype(np.float32)
 
 
-def best_target(visits: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """All the probability on the most visited legal action (the expert's move, not its spread of visits)."""
+def best_target(visits: np.ndarray, mask: np.ndarray, move: int | None = None) -> np.ndarray:
+    """All the probability on the expert's ``move`` (by default the most visited legal action), not on its spread
+    of visits."""
     target = np.zeros(np.asarray(mask).shape[0], np.float32)
-    target[int(np.argmax(np.where(np.asarray(mask) > 0, np.asarray(visits, np.float64), -1.0)))] = 1.0
+    if move is None:
+        move = int(np.argmax(np.where(np.asarray(mask) > 0, np.asarray(visits, np.float64), -1.0)))
+    target[move] = 1.0
     return target
 
 

@@ -1,9 +1,10 @@
 """Training from search (``tabuleiro train GAME --algo exit``): expert iteration with the compiled guided search.
 
 Anthony et al. 2017 (expert iteration) and Silver et al. 2018 (AlphaZero): the apprentice (``SearchNet``, a masked
-MLP or a candidate head) guides the expert (``agents.guided``: determinized PUCT search over its priors and value) in self-play
-(``training.search_selfplay``); the network then learns the search's root visit distributions (cross-entropy) and
-the games' outcomes (squared error) from a replay buffer. One iteration: ``moves_per_iteration`` moves in each of
+MLP or a candidate head) guides the expert (``agents.guided``: determinized PUCT search over its priors and value)
+in self-play (``training.search_selfplay``); the network then learns the search's root visit distributions
+(cross-entropy), or with ``policy_target="best"`` its move, and the games' outcomes (squared error) from a replay
+buffer. One iteration: ``moves_per_iteration`` moves in each of
 ``games`` self-play games, then ``updates_per_iteration`` minibatches, then ``eval_steps`` steps of the network
 alone (argmax) against random and the heuristic in ``GameVectorEnv`` (the curves' win rates).
 

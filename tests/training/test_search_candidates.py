@@ -122,3 +122,36 @@ def test_a_candidate_head_without_candidate_rows_is_refused(game, config, piece,
 
     with pytest.raises(ValueError, match=message):
         checked_settings(game, config, 0, {"candidate_head": piece})
+
+
+def test_the_duels_expert_move_is_its_best_mean_and_self_play_learns_that_move():
+    from agents.ismcts import ISMCTSAgent
+    from training.search_selfplay import SelfPlay
+
+    game = envs.make(DUEL, **CONFIG).game
+    with pytest.raises(ValueError, match="policy_target=best"):
+        SelfPlay(game, None, 1, 12, 1.5, 0.5, 0, 4, expert="ismcts", policy_target="visits")
+    selfplay = SelfPlay(game, None, 1, 60, 1.5, 0.5, 0, 4, expert="ismcts", policy_target="best")
+    agent = selfplay.agents[0]
+    assert isinstance(agent, ISMCTSAgent) and agent.plays_by_value
+    moves, most_visited = [], []
+    original = agent.move_of
+
+    def recorded(visits: np.ndarray, mask: np.ndarray) -> int:
+        move = original(visits, mask)
+        searched = (mask > 0) & (visits > 0)
+        assert move == int(np.argmax(np.where(searched, agent.last_values, -np.inf)))  # the best mean
+        moves.append(move)
+        most_visited.append(int(np.argmax(np.where(mask > 0, visits, -1.0))))
+        return move
+
+    agent.move_of = recorded
+    for _ in range(1000):  # a move at a time until the first game ends: its positions come out together
+        played = selfplay.play(1)
+        if played.games:
+            break
+    assert played.games == 1
+    searched = (played.mask > 0).sum(axis=1) > 1
+    targets = played.policy[searched].argmax(axis=1)
+    np.testing.assert_array_equal(targets, moves[: len(targets)])  # the target is the move the expert plays
+    assert np.any(targets != np.array(most_visited[: len(targets)]))  # and not its most visited action
