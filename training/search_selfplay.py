@@ -21,7 +21,7 @@ from agents.compiled_policy import CompiledPolicy
 from agents.guided import GuidedAgent
 from agents.ismcts import ISMCTSAgent
 from envs.batch import BatchEnv
-from training.search_targets import POLICY_TARGETS, choose
+from training.search_targets import POLICY_TARGETS, draw_move
 
 
 @dataclass
@@ -134,7 +134,7 @@ class SelfPlay:
                 target = self.target(visits, mask, move)
                 self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
                 explore = self.moves[i] < self.temperature_moves
-                actions[i] = choose(visits, mask, True, self.rng) if explore else move
+                actions[i] = draw_move(visits, mask, self.rng) if explore else move
                 self.moves[i] += 1
             counts["decisions"] += n
             self.obs, self.masks, self.seats, rewards, dones = self.env.step(actions)

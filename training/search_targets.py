@@ -55,13 +55,10 @@ def candidate_targets(view: CandidateActions, mask: np.ndarray, policy: np.ndarr
     return masks, out
 
 
-def choose(visits: np.ndarray, mask: np.ndarray, temperature: bool, rng: np.random.Generator) -> int:
-    """The move played: with ``temperature`` a draw proportional to the visits (exploration in the first moves
-    of a game), else the most visited legal action."""
+def draw_move(visits: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A move drawn in proportion to the visits of the legal actions (exploration in a game's first moves)."""
     target = visit_target(visits, mask).astype(np.float64)
-    if temperature:
-        return int(rng.choice(target.size, p=target / target.sum()))
-    return int(np.argmax(np.where(np.asarray(mask) > 0, target, -1.0)))
+    return int(rng.choice(target.size, p=target / target.sum()))
 
 
 class ReplayBuffer:
