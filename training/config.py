@@ -53,6 +53,8 @@ class TrainSettings:
     entropy_coeff: float = 0.01
     clip_param: float = 0.2
     hiddens: tuple[int, ...] = (256, 256)
+    # one encoder (widths hiddens) for the policy and the value; False: the value has an encoder of its own
+    vf_share_layers: bool = True
     # [out channels, kernel, stride] per conv layer, for a board first in the observation (None: the module's default)
     conv_filters: tuple[tuple[int, int, int], ...] | None = None
     # (channels, layers): read the board at full resolution, one logit per (cell, choice) (training.cell_head)
@@ -284,7 +286,9 @@ def build_config(s: TrainSettings) -> PPOConfig:
             "max_snapshots": s.max_snapshots,
         },
     }
-    model_config: Any = DefaultModelConfig(fcnet_hiddens=list(s.hiddens), fcnet_activation="relu")
+    model_config: Any = DefaultModelConfig(
+        fcnet_hiddens=list(s.hiddens), fcnet_activation="relu", vf_share_layers=s.vf_share_layers
+    )
     image = image_shape_of(envs.make(s.game, **s.game_config).game.observation_layout())
     if image is not None:  # a board first in the observation: a conv stack reads it (training.masking_module)
         filters = [list(layer) for layer in s.conv_filters] if s.conv_filters else DEFAULT_CONV_FILTERS

@@ -22,9 +22,10 @@ OBSERVATIONS = 10_000
 TOLERANCE = 1e-4
 
 
-def preset_module(game: str, seed: int = 0) -> tuple:
-    """(settings, module, vector env) of ``game``'s training preset, the module as ``build_config`` specifies it."""
-    s = settings_for(game)
+def preset_module(game: str, seed: int = 0, **overrides) -> tuple:
+    """(settings, module, vector env) of ``game``'s training preset (with ``overrides``), the module as
+    ``build_config`` specifies it."""
+    s = settings_for(game, **overrides)
     config = build_config(s)
     env = make_env(config.env_config | {"num_envs": 500, "pool": {"random": 1.0}, "shaping": None})
     torch.manual_seed(seed)
@@ -89,6 +90,16 @@ def test_the_compiled_pass_equals_torch_on_10000_observations_of_the_preset(game
     # the game-space logits an agent plays by: the module's, a candidate row's at its placement
     one, _ = policy.logits(obs[0], mask[0])
     np.testing.assert_array_equal(one, policy.forward(obs[:1], mask[:1])[0][0])
+
+
+@pytest.mark.parametrize("game", ["capivari", "dorfromantik_duel"])
+def test_vf_share_layers_false_trains_a_critic_encoder_the_file_keeps(game, tmp_path):
+    s, module, env = preset_module(game, vf_share_layers=False, hiddens=(32, 16))
+    path = export_module(module, game, s.game_config, tmp_path / f"{game}.npz")
+    arrays = read_arrays(path)
+    assert arrays["critic_encoder.0.weight"].shape == (32, arrays["actor_encoder.0.weight"].shape[1])
+    obs, mask = random_play(env, 1000)
+    assert_equal_passes(load_policy(path, game), module, obs, mask)
 
 
 def test_a_separate_critic_and_an_action_prior_export_too(tmp_path):
