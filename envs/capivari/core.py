@@ -52,6 +52,7 @@ STATE_DTYPE = np.dtype(
         ("wins_needed", np.int8),
         ("max_rounds", np.int16),
         ("observe_margins", np.uint8),  # the observation ends with the move_margins piece
+        ("observe_unseen", np.uint8),  # then with the unseen_cards piece
         # the table
         ("loc", np.int8, (NUM_CARDS,)),  # LOC_* of every card
         ("avail", np.uint32),  # bit c set: card c is available (mirrors loc, for speed)

@@ -71,7 +71,7 @@ class Capivari(Game):
 
     def observation_layout(self) -> ObsLayout:
         """This config's observation pieces (``observation.layout``)."""
-        return observation.layout(self.config.observe_margins)
+        return observation.layout(self.config.observe_margins, self.config.observe_unseen)
 
     def obs_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)
@@ -85,6 +85,7 @@ class Capivari(Game):
         states["wins_needed"] = c.wins_needed
         states["max_rounds"] = c.max_rounds
         states["observe_margins"] = c.observe_margins
+        states["observe_unseen"] = c.observe_unseen
         states["current"] = -1
         return states
 

@@ -1,7 +1,9 @@
 """Capivari's observation for a config: the core's pieces, then with ``observe_margins`` the
 ``move_margins`` piece, each legal move's river margin right after it (the heuristic's one-ply judgement:
-pushes, Capionças and modifiers counted by the core's own ``step``). Only public cards decide a margin:
-a move's refill reveals cards but scores nothing. The table is under "Observation" in seeds/capivari.md.
+pushes, Capionças and modifiers counted by the core's own ``step``), then with ``observe_unseen`` the
+``unseen_cards`` piece, the cards in the deck below its top (the set a determinization shuffles; public
+through the card table, their order is not). Only public cards decide a margin: a move's refill reveals
+cards but scores nothing. The table is under "Observation" in seeds/capivari.md.
 """
 
 import numpy as np
@@ -9,7 +11,7 @@ from numba import njit
 
 from envs.capivari import core
 from envs.capivari.heuristic import action_values
-from envs.capivari.rules import NUM_ACTIONS
+from envs.capivari.rules import NUM_ACTIONS, NUM_CARDS
 from envs.engine.layout import ObsLayout
 from envs.engine.record import one_record_like
 
@@ -17,10 +19,17 @@ MARGIN_SCALE = 40.0  # a margin of this many points shows 1 (clipped to [-1, 1];
 O_MARGINS = core.OBS_SIZE  # the piece comes last
 
 
-def layout(observe_margins: bool) -> ObsLayout:
+def layout(observe_margins: bool, observe_unseen: bool = False) -> ObsLayout:
     """The observation's pieces for a config, in order."""
     margins = (("move_margins", (NUM_ACTIONS,)),) if observe_margins else ()
-    return ObsLayout(*core.PIECES, *margins)
+    unseen = (("unseen_cards", (NUM_CARDS,)),) if observe_unseen else ()
+    return ObsLayout(*core.PIECES, *margins, *unseen)
+
+
+@njit(cache=True)
+def obs_size(s) -> int:
+    """The observation's length for the record's config."""
+    return core.OBS_SIZE + (NUM_ACTIONS if s.observe_margins else 0) + (NUM_CARDS if s.observe_unseen else 0)
 
 
 @njit(cache=True)
@@ -29,6 +38,8 @@ def observe_into(s, seat: int, obs, mask) -> None:
     core.observe_into(s, seat, obs, mask)
     if s.observe_margins and s.current == seat:
         observe_move_margins(s, seat, obs, mask)
+    if s.observe_unseen:
+        observe_unseen_cards(s, obs[obs_size(s) - NUM_CARDS :])
 
 
 @njit(cache=True)
@@ -44,9 +55,16 @@ def observe_move_margins(s, seat: int, obs, mask) -> None:
 
 
 @njit(cache=True)
+def observe_unseen_cards(s, piece) -> None:
+    """``unseen_cards``: 1 for each card in the deck below its top, by card id (every player's view alike)."""
+    for i in range(s.deck_pos + 1, s.deck_len):
+        piece[s.deck[i]] = 1.0
+
+
+@njit(cache=True)
 def observe(s, seat: int):
     """Fresh (observation, mask) arrays for `seat`, sized for the record's config."""
-    obs = np.zeros(core.OBS_SIZE + (NUM_ACTIONS if s.observe_margins else 0), np.float32)
+    obs = np.zeros(obs_size(s), np.float32)
     mask = np.zeros(NUM_ACTIONS, np.int8)
     observe_into(s, seat, obs, mask)
     return obs, mask

@@ -109,8 +109,8 @@ def action_name(action: int) -> str:
 
 @dataclass(frozen=True)
 class CapivariConfig:
-    """Capivari's knobs; every gap the rules leave has one (seeds/capivari.md), but ``observe_margins``, an
-    option of the observation."""
+    """Capivari's knobs; every gap the rules leave has one (seeds/capivari.md), but ``observe_margins`` and
+    ``observe_unseen``, options of the observation."""
 
     first_player: int = knob(0, range=(0, 1), doc="seat that starts the first round")
     subtract_points: int = knob(3, range=(1, 10), doc="points a 'subtract' modifier takes off a card")
@@ -118,6 +118,9 @@ class CapivariConfig:
     max_rounds: int = knob(20, range=(1, MAX_ROUNDS_CAP), doc="rounds after which an undecided game is a draw")
     observe_margins: bool = knob(
         False, doc="observation: one more piece, each legal move's river margin right after it (off: as before)"
+    )
+    observe_unseen: bool = knob(
+        False, doc="observation: one more piece, last, the cards in the deck below its top (off: as before)"
     )
 
     def __post_init__(self) -> None:

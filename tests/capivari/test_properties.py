@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from envs import capivari_v0
 from envs.capivari import core, observation
 from envs.capivari.game import Capivari
 from envs.capivari.rules import (
@@ -19,6 +20,7 @@ from envs.capivari.rules import (
     RIVER_SIDE,
     SELECTORS,
     CapivariConfig,
+    card_from_name,
 )
 
 NUM_GAMES = 10_000
@@ -124,60 +126,92 @@ def reference_margin(rec, seat: int, a: int) -> float:
     return float(np.clip(margin / observation.MARGIN_SCALE, -1.0, 1.0))
 
 
+def random_positions(game: Capivari, games: int, rng_seed: int):
+    """Every decision of ``games`` random games, as (states holding the one record, the rng the moves come from)."""
+    rng = np.random.default_rng(rng_seed)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    for seed in range(games):
+        states = game.new_state()
+        core.reset(states[0], np.uint64(seed))
+        while not states[0]["done"]:
+            yield states, rng
+            n = core.legal_into(states[0], mask)
+            core.step(states[0], int(np.flatnonzero(mask)[rng.integers(n)]))
+
+
 def test_move_margins_show_each_legal_moves_river_margin_after_it():
     """With ``observe_margins`` the last 36 numbers are, for the seat to act, each legal move's margin (my river
     total minus theirs right after it, recounted independently); 0 for illegal moves and for the other seat."""
     game = Capivari(CapivariConfig(observe_margins=True))
     assert game.obs_size == core.OBS_SIZE + NUM_ACTIONS == Capivari(CapivariConfig()).obs_size + NUM_ACTIONS
-    rng = np.random.default_rng(11)
-    mask = np.zeros(NUM_ACTIONS, np.int8)
     checked = ends = 0
-    for seed in range(300):
-        states = game.new_state()
+    for states, _ in random_positions(game, 300, rng_seed=11):
         rec = states[0]
-        core.reset(rec, np.uint64(seed))
-        while not rec["done"]:
-            seat = int(rec["current"])
-            obs, legal = observation.observe(rec, seat)
-            margins = obs[core.OBS_SIZE :]
-            want = [reference_margin(rec, seat, a) if legal[a] else 0.0 for a in range(NUM_ACTIONS)]
-            np.testing.assert_allclose(margins, want, atol=1e-6)
-            ends += int(np.isin(margins[legal == 1], (-1.0, 1.0)).any())
-            assert not observation.observe(rec, 1 - seat)[0][core.OBS_SIZE :].any()
-            plain = states.copy()
-            plain[0]["observe_margins"] = 0
-            np.testing.assert_array_equal(obs[: core.OBS_SIZE], observation.observe(plain[0], seat)[0])
-            checked += 1
-            n = core.legal_into(rec, mask)
-            core.step(rec, int(np.flatnonzero(mask)[rng.integers(n)]))
+        seat = int(rec["current"])
+        obs, legal = observation.observe(rec, seat)
+        margins = obs[core.OBS_SIZE :]
+        want = [reference_margin(rec, seat, a) if legal[a] else 0.0 for a in range(NUM_ACTIONS)]
+        np.testing.assert_allclose(margins, want, atol=1e-6)
+        ends += int(np.isin(margins[legal == 1], (-1.0, 1.0)).any())
+        assert not observation.observe(rec, 1 - seat)[0][core.OBS_SIZE :].any()
+        plain = states.copy()
+        plain[0]["observe_margins"] = 0
+        np.testing.assert_array_equal(obs[: core.OBS_SIZE], observation.observe(plain[0], seat)[0])
+        checked += 1
     assert checked > 300 * 14 and ends > 100
 
 
-@pytest.mark.parametrize("observe_margins", [False, True])
-def test_observations_ignore_what_the_observer_cannot_see(observe_margins):
-    """Reordering the deck below its top card (the only hidden part) leaves both observations unchanged."""
-    game = Capivari(CapivariConfig(observe_margins=observe_margins))
-    rng = np.random.default_rng(7)
-    mask = np.zeros(NUM_ACTIONS, np.int8)
+def test_unseen_cards_are_the_deck_below_its_top_card():
+    """With ``observe_unseen`` the last 18 numbers are, for both seats, the cards whose place is the deck, but its
+    top card (recounted from each card's place, not from the deck's order); the pieces before are as without it."""
+    game = Capivari(CapivariConfig(observe_margins=True, observe_unseen=True))
+    assert game.obs_size == core.OBS_SIZE + NUM_ACTIONS + NUM_CARDS
+    assert game.observation_layout().offset("unseen_cards") == core.OBS_SIZE + NUM_ACTIONS
     checked = 0
-    for seed in range(1_000):
-        states = game.new_state()
+    for states, _ in random_positions(game, 300, rng_seed=5):
         rec = states[0]
-        core.reset(rec, np.uint64(seed))
-        while not rec["done"]:
-            pos, end = int(rec["deck_pos"]), int(rec["deck_len"])
-            if end - pos > 2:
-                other = states.copy()
-                rest = other[0]["deck"][pos + 1 : end].copy()
-                rng.shuffle(rest)
-                other[0]["deck"][pos + 1 : end] = rest
-                other[0]["rng"] = rng.integers(1, 2**63)
-                for seat in (0, 1):
-                    for x, y in zip(observation.observe(rec, seat), observation.observe(other[0], seat), strict=True):
-                        np.testing.assert_array_equal(x, y)
-                checked += 1
-            n = core.legal_into(rec, mask)
-            core.step(rec, int(np.flatnonzero(mask)[rng.integers(n)]))
+        want = np.array([rec["loc"][c] == LOC_DECK for c in range(NUM_CARDS)], np.float32)
+        if rec["deck_pos"] < rec["deck_len"]:
+            want[rec["deck"][rec["deck_pos"]]] = 0.0
+        plain = states.copy()
+        plain[0]["observe_unseen"] = 0
+        for seat in (0, 1):
+            obs = observation.observe(rec, seat)[0]
+            np.testing.assert_array_equal(obs[-NUM_CARDS:], want)
+            np.testing.assert_array_equal(obs[:-NUM_CARDS], observation.observe(plain[0], seat)[0])
+        assert want.sum() == max(0, int(rec["deck_len"]) - int(rec["deck_pos"]) - 1)
+        checked += 1
+    assert checked > 300 * 14
+
+
+def test_unseen_cards_of_a_scenario_are_its_deck_but_the_top_card():
+    """A scenario whose deck is oxes1 (top), tches4, onca2 shows tches4 and onca2 as unseen, to both seats."""
+    env = capivari_v0.raw_env(observe_unseen=True)
+    scenario = {"river": ["crias2", "oxes3", "tches3"], "available": ["crias1", "crias4"]}
+    env.reset(seed=0, options={"scenario": scenario | {"deck": ["oxes1", "tches4", "onca2"]}})
+    unseen = env.observe("player_0")["observation"][-NUM_CARDS:]
+    assert sorted(np.flatnonzero(unseen).tolist()) == sorted(card_from_name(n) for n in ("tches4", "onca2"))
+    np.testing.assert_array_equal(unseen, env.observe("player_1")["observation"][-NUM_CARDS:])
+
+
+@pytest.mark.parametrize("options", [{}, {"observe_margins": True}, {"observe_unseen": True}])
+def test_observations_ignore_what_the_observer_cannot_see(options):
+    """Reordering the deck below its top card (the only hidden part) leaves both observations unchanged."""
+    game = Capivari(CapivariConfig(**options))
+    checked = 0
+    for states, rng in random_positions(game, 1_000, rng_seed=7):
+        rec = states[0]
+        pos, end = int(rec["deck_pos"]), int(rec["deck_len"])
+        if end - pos > 2:
+            other = states.copy()
+            rest = other[0]["deck"][pos + 1 : end].copy()
+            rng.shuffle(rest)
+            other[0]["deck"][pos + 1 : end] = rest
+            other[0]["rng"] = rng.integers(1, 2**63)
+            for seat in (0, 1):
+                for x, y in zip(observation.observe(rec, seat), observation.observe(other[0], seat), strict=True):
+                    np.testing.assert_array_equal(x, y)
+            checked += 1
     assert checked > 10_000
 
 
