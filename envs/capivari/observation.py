@@ -16,7 +16,7 @@ from envs.engine.layout import ObsLayout
 from envs.engine.record import one_record_like
 
 MARGIN_SCALE = 40.0  # a margin of this many points shows 1 (clipped to [-1, 1]; a match won or lost: +-1)
-O_MARGINS = core.OBS_SIZE  # the piece comes last
+O_MARGINS = core.OBS_SIZE  # the margins piece comes right after the core's pieces
 
 
 def layout(observe_margins: bool, observe_unseen: bool = False) -> ObsLayout:
