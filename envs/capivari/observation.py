@@ -19,7 +19,7 @@ MARGIN_SCALE = 40.0  # a margin of this many points shows 1 (clipped to [-1, 1];
 O_MARGINS = core.OBS_SIZE  # the margins piece comes right after the core's pieces
 
 
-def layout(observe_margins: bool, observe_unseen: bool = False) -> ObsLayout:
+def layout(observe_margins: bool, observe_unseen: bool) -> ObsLayout:
     """The observation's pieces for a config, in order."""
     margins = (("move_margins", (NUM_ACTIONS,)),) if observe_margins else ()
     unseen = (("unseen_cards", (NUM_CARDS,)),) if observe_unseen else ()

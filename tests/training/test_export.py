@@ -93,7 +93,7 @@ def test_the_compiled_pass_equals_torch_on_10000_observations_of_the_preset(game
 
 
 @pytest.mark.parametrize("game", ["capivari", "dorfromantik_duel"])
-def test_vf_share_layers_false_trains_a_critic_encoder_the_file_keeps(game, tmp_path):
+def test_vf_share_layers_false_builds_a_critic_encoder_the_file_keeps(game, tmp_path):
     s, module, env = preset_module(game, vf_share_layers=False, hiddens=(32, 16))
     path = export_module(module, game, s.game_config, tmp_path / f"{game}.npz")
     arrays = read_arrays(path)
