@@ -19,7 +19,9 @@ The file (format version 1), every entry a numpy array (``np.load(..., allow_pic
   not read), ``action_prior``, ``candidate_head``, ``candidate_actions``, and ``nets``: per network the
   list of its dense layers' activations (``linear``, ``relu``, ``tanh``) and whether each has a bias;
 - the weights, float32: ``<net>.<i>.weight`` ``[out, in]`` (torch's layout) and ``<net>.<i>.bias``
-  ``[out]``, plus ``action_prior.scale`` and ``candidate_head.overflow`` (0-d) where used.
+  ``[out]``, plus ``action_prior.scale`` and ``candidate_head.overflow`` (0-d) where used;
+- optional: ``averaged`` (an int >= 1) in a file whose weights are the mean of that many policies' of one
+  layout (``agents.policy_average``).
 
 Networks: ``actor_encoder`` (and ``critic_encoder`` when the value has its own) read the observation
 without the cut slice; ``mlp`` kind: ``pi`` (logits) over the actor embedding, ``vf`` (value) over the
@@ -82,6 +84,7 @@ ACTIVATIONS = {"linear": 0, "relu": 1, "tanh": 2}
 KINDS = {"mlp": 0, "candidate": 1}
 NEEDED = {"mlp": {"actor_encoder", "pi", "vf"}, "candidate": {"actor_encoder", "vf", *NETS[ROWS : SCORE + 1]}}
 OPTIONAL = {"mlp": {"critic_encoder"}, "candidate": {"critic_encoder", "candidate_others"}}
+AVERAGED = "averaged"  # optional: how many policies' weights a file's are the mean of (agents.policy_average)
 HEADER = ("format", "format_version", "game", "game_config", "observation", "model")
 
 
@@ -288,6 +291,10 @@ def check_arrays(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Pol
     )
     info = replace(info, game_config=_check_game(info, source))
     _check_model(arrays, info, source)
+    if AVERAGED in arrays:
+        averaged = arrays[AVERAGED]
+        if averaged.ndim != 0 or averaged.dtype.kind not in "iu" or int(averaged) < 1:
+            raise _bad(source, f"{AVERAGED!r} must be an int scalar >= 1, got {averaged.dtype} {averaged!r}")
     return info
 
 
@@ -452,7 +459,9 @@ def _check_model(arrays: dict[str, np.ndarray], info: PolicyInfo, source: str) -
     listed = {
         f"{name}.{i}.{part}" for name, layers in nets.items() for i in range(len(layers)) for part in ("weight", "bias")
     }
-    extra_keys = sorted(set(arrays) - set(HEADER) - listed - {"action_prior.scale", "candidate_head.overflow"})
+    extra_keys = sorted(
+        set(arrays) - set(HEADER) - listed - {"action_prior.scale", "candidate_head.overflow", AVERAGED}
+    )
     if extra_keys:
         raise _bad(source, f"unexpected key(s) {extra_keys} (not in the model's layout)")
 

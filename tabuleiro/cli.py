@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tabuleiro.commands.export",
         "a trained checkpoint as one plain policy file (.npz), played as policy:FILE without torch or Ray",
     ),
+    "average": (
+        "tabuleiro.commands.average",
+        "policy files of one layout averaged weight by weight into one (stochastic weight averaging)",
+    ),
     "learning": (
         "tabuleiro.commands.learning",
         "the learning-target measurement: train (20 min), evaluate, compare with the targets, plot; not CI",

@@ -82,6 +82,9 @@ class TrainSettings:
     # by default: with one env thread it was slower than torch's batched pass (docs/training.md)
     compiled_snapshots: bool = False
     shaping: str | None = None  # a training.shaping potential (policy-invariant reward shaping)
+    # each checkpoint's policy file after this many minutes of training is folded into policy-average.npz, a
+    # mean of their weights (agents.policy_average; None: no mean kept)
+    average_after_minutes: float | None = None
 
 
 def preset(game: str) -> dict[str, Any]:
@@ -158,6 +161,8 @@ def checked_overrides(values: dict[str, Any]) -> dict[str, Any]:
     out = normalized(values)
     if "lr" in out:
         check_lr(out["lr"])
+    if out.get("average_after_minutes") is not None and out["average_after_minutes"] < 0:
+        raise ValueError(f"--set average_after_minutes={out['average_after_minutes']}: must be >= 0")
     return out
 
 

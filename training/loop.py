@@ -5,6 +5,8 @@ Layout of a run folder ``OUT``:
                            snapshots, ``tabuleiro_train.json`` (settings, iteration, seconds trained) and its
                            manifest (``agents.manifest``: sizes and sha256, checked before a resume unpickles it)
   ``progress.jsonl``       one JSON row per iteration (steps/s, loss, win rate and score per opponent kind)
+  ``policy.npz``           the compiled policy of the latest checkpoint (``training.export``)
+  ``policy-average.npz``   with ``average_after_minutes``: the mean of the policy files written since (SWA)
   ``evaluation.json``      the final evaluation (written by the CLI)
 The budget (``minutes`` or ``iterations``) is the run's total across resumes.
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.manifest import checkpoint_iteration, verify_checkpoint
+from agents.policy_average import AVERAGE_FILE, add_to_average
 from agents.rllib_policy import TRAIN_INFO, unreadable_checkpoint
 from envs.files import append_line, write_atomic
 from training import ray_watchdog, run_folder
@@ -357,6 +360,20 @@ def _train(
         algo.stop()
 
 
+def _average_beside(exported: Path | None, settings: TrainSettings, elapsed_s: float, echo: Callable) -> None:
+    """Fold the policy file just exported into ``OUT/policy-average.npz`` once ``settings.average_after_minutes``
+    of training have passed; a failure is said (``echo``), not raised: the checkpoint is saved."""
+    after = settings.average_after_minutes
+    if exported is None or after is None or elapsed_s < 60.0 * after:
+        return
+    try:
+        count = add_to_average(exported.parent / AVERAGE_FILE, exported)
+    except (ValueError, OSError) as exc:
+        echo(f"{AVERAGE_FILE} not updated: {exc}")
+        return
+    echo(f"{AVERAGE_FILE}: the mean of {count} policies (since minute {after:g})")
+
+
 def _run(
     algo: Any,
     settings: TrainSettings,
@@ -368,6 +385,8 @@ def _run(
     echo: Callable[[str], None],
 ) -> dict[str, Any]:
     budget_s = None if minutes is None else 60.0 * minutes
+    if state["iteration"] == 0:
+        (out / AVERAGE_FILE).unlink(missing_ok=True)  # a new run's mean holds only its own policies
     last_s = 0.0
     saved_at = state["iteration"]
 
@@ -399,7 +418,8 @@ def _run(
                 echo(format_progress(row))
                 if state["iteration"] - saved_at >= checkpoint_every:
                     save_checkpoint(algo, out, meta())
-                    export_beside(out / CHECKPOINT, echo)  # policy.npz: the compiled policy (training.export)
+                    exported = export_beside(out / CHECKPOINT, echo)  # policy.npz: the compiled policy
+                    _average_beside(exported, settings, state["elapsed_s"], echo)
                     saved_at = state["iteration"]
         finally:
             os.close(log)
@@ -411,6 +431,6 @@ def _run(
             signal.signal(signal.SIGTERM, previous)
     if state["iteration"] > saved_at or newest_checkpoint(out) is None:
         save_checkpoint(algo, out, meta())
-        export_beside(out / CHECKPOINT, echo)
+        _average_beside(export_beside(out / CHECKPOINT, echo), settings, state["elapsed_s"], echo)
     echo(f"checkpoint: {out / CHECKPOINT}  ({state['iteration']} iterations, {state['elapsed_s'] / 60:.1f} min)")
     return meta() | ({"interrupted": interrupted} if interrupted else {})

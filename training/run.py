@@ -31,11 +31,19 @@ def game_config_for(game: str, players: int | None) -> dict[str, Any]:
     return {}
 
 
-def final_evaluation(checkpoint: Path, game: str, game_config: dict, games: int, seed: int) -> list[dict[str, Any]]:
-    """The trained policy (argmax, loaded as an arena agent would be) against random and the heuristic."""
-    from agents.rllib_policy import load_agent  # optional: torch (the rl extra)
+def final_evaluation(
+    checkpoint: Path, game: str, game_config: dict, games: int, seed: int, policy_file: Path | None = None
+) -> list[dict[str, Any]]:
+    """The trained policy (argmax, loaded as an arena agent would be) against random and the heuristic;
+    ``policy_file``: that compiled policy file's (e.g. ``policy-average.npz``) in place of the checkpoint's."""
+    if policy_file is None:
+        from agents.rllib_policy import load_agent  # optional: torch (the rl extra)
 
-    agent = load_agent(checkpoint, game)
+        agent = load_agent(checkpoint, game)
+    else:
+        from agents.compiled_policy import load_agent as load_compiled
+
+        agent = load_compiled(policy_file, game)
     rows = []
     opponents = ["random"] + (["heuristic"] if envs.spec(game).heuristic is not None else [])
     for opponent in opponents:

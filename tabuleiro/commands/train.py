@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import envs
+from agents.policy_average import AVERAGE_FILE
 from envs.files import write_atomic
 from tabuleiro.commands.train_search import ALGOS, algo_of, run_search
 from tabuleiro.options import (
@@ -178,5 +179,12 @@ def run(args: argparse.Namespace) -> int:
     if args.eval_games > 0:
         print(f"evaluation: {args.eval_games} games per opponent, trained policy plays argmax, seats rotate")
         rows = final_evaluation(out / "checkpoint", meta["game"], meta["game_config"], args.eval_games, args.seed)
-        write_atomic(out / "evaluation.json", json.dumps({"training": meta, "evaluation": rows}, indent=1))
+        report = {"training": meta, "evaluation": rows}
+        average = out / AVERAGE_FILE
+        if average.is_file():  # kept with --set average_after_minutes
+            print(f"evaluation of {AVERAGE_FILE} (the weights' mean of the policies saved late in the run), as above")
+            report["evaluation_average"] = final_evaluation(
+                out / "checkpoint", meta["game"], meta["game_config"], args.eval_games, args.seed, policy_file=average
+            )
+        write_atomic(out / "evaluation.json", json.dumps(report, indent=1))
     return 0

@@ -78,6 +78,8 @@ def test_set_checks_each_setting_against_its_type():
         ({"num_epochs": True}, "must be int"),
         ({"hiddens": [64, "x"]}, r"must be tuple\[int, ...\]"),
         ({"cell_head": [8]}, "must be tuple"),
+        ({"average_after_minutes": -1}, "average_after_minutes=-1: must be >= 0"),
+        ({"average_after_minutes": "late"}, "must be float"),
     ]:
         with pytest.raises(ValueError, match=message):
             checked_overrides(bad)
@@ -195,3 +197,35 @@ def test_progress_line_shows_rates_and_pool():
     line = format_progress(row)
     expected = "iter 12 2:31 learner/s 12034 total/s 24100 sample 60% loss 0.123 random 83% (230) pool 2 +main_v2"
     assert line.split() == expected.split()
+
+
+def test_train_evaluates_the_averaged_policy_too_when_the_run_kept_one(monkeypatch, tmp_path):
+    import json
+
+    import tabuleiro.commands.train
+    import training.loop
+    from agents.compiled_policy import save_policy
+    from agents.policy_average import AVERAGE_FILE
+    from tabuleiro.cli import main
+    from tests.agents.test_compiled_policy import mlp_arrays
+
+    out = tmp_path / "r"
+
+    def fake_train(settings, out_dir, **kwargs):
+        save_policy(mlp_arrays(), out_dir / AVERAGE_FILE)  # as --set average_after_minutes leaves it
+        return {"game": "capivari_v0", "game_config": {}, "interrupted": None}
+
+    real_evaluation = tabuleiro.commands.train.final_evaluation
+    asked = []
+
+    def evaluation(checkpoint, game, game_config, games, seed, policy_file=None):
+        asked.append(policy_file)
+        return [] if policy_file is None else real_evaluation(checkpoint, game, game_config, games, seed, policy_file)
+
+    monkeypatch.setattr(training.loop, "train", fake_train)
+    monkeypatch.setattr(tabuleiro.commands.train, "final_evaluation", evaluation)
+    assert main(["train", "capivari", "--iterations", "1", "--eval-games", "4", "--out", str(out)]) == 0
+    assert asked == [None, out / AVERAGE_FILE]
+    report = json.loads((out / "evaluation.json").read_text())
+    rows = report["evaluation_average"]
+    assert [r["opponent"] for r in rows] == ["random", "heuristic"] and all(r["games"] == 4 for r in rows)

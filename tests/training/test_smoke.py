@@ -9,10 +9,13 @@ import math
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import envs
+from agents.compiled_policy import POLICY_FILE, read_arrays
 from agents.match import play_game
+from agents.policy_average import AVERAGE_FILE, averaged_count
 from agents.random_agent import RandomAgent
 
 pytestmark = pytest.mark.xdist_group("ray")  # with --dist loadgroup, every Ray test shares one worker
@@ -33,12 +36,13 @@ LONG_GAMES = {"num_envs_per_env_runner": 2, "train_batch_size": 192, "minibatch_
 TINY_PER_GAME = {"dorfromantik_duel_v0": LONG_GAMES, "horizonte_v0": LONG_GAMES}
 
 
-def train_tiny(game: str, out, iterations: int, resume=None):
+def train_tiny(game: str, out, iterations: int, resume=None, **settings_given):
     from training.config import settings_for
     from training.loop import train
 
     lines: list[str] = []
-    settings = None if resume else settings_for(game, seed=3, **(TINY | TINY_PER_GAME.get(game, {})))
+    given = TINY | TINY_PER_GAME.get(game, {}) | settings_given
+    settings = None if resume else settings_for(game, seed=3, **given)
     meta = train(settings, out, iterations=iterations, resume=resume, checkpoint_every=1, echo=lines.append)
     rows = [json.loads(ln) for ln in (out / "progress.jsonl").read_text().splitlines()]
     return meta, rows, lines
@@ -88,6 +92,21 @@ def test_resume_continues_the_run(ray_session, tmp_path):
     assert [r["iteration"] for r in rows] == [1, 2]
     assert "main_v1" in rows[1]["snapshots"]  # the pool came back with the checkpoint
     assert meta["env_steps"] == sum(r["env_steps"] for r in rows)
+    assert not (out / AVERAGE_FILE).exists()  # no mean unless asked for
+
+
+def test_a_run_keeps_the_mean_of_its_policy_files_and_a_resume_extends_it(ray_session, tmp_path):
+    out = tmp_path / "run"
+    _, _, lines = train_tiny("capivari_v0", out, iterations=2, average_after_minutes=0.0)
+    first = read_arrays(out / AVERAGE_FILE)
+    assert averaged_count(first) == 2 and f"{AVERAGE_FILE}: the mean of 2 policies (since minute 0)" in lines
+    last = read_arrays(out / POLICY_FILE)
+    assert not np.array_equal(first["pi.0.weight"], last["pi.0.weight"])  # a mean, not the last policy
+    train_tiny("capivari_v0", out, iterations=3, resume=out)
+    after, newest = read_arrays(out / AVERAGE_FILE), read_arrays(out / POLICY_FILE)
+    assert averaged_count(after) == 3
+    for key in ("actor_encoder.0.weight", "pi.0.weight", "vf.0.bias"):
+        np.testing.assert_allclose(after[key], (2 * first[key] + newest[key]) / 3, atol=1e-6)
 
 
 def test_policy_loads_without_starting_ray(ray_session, tmp_path):
