@@ -31,33 +31,36 @@ def average_arrays(files: list[dict[str, np.ndarray]], sources: list[str]) -> di
     for arrays, source in zip(files, sources, strict=True):
         check_arrays(arrays, source)
     first, first_source = files[0], sources[0]
-    keys = sorted(set(first) - {AVERAGED})
+    weights = set(first) - set(HEADER) - {AVERAGED}
     for arrays, source in zip(files[1:], sources[1:], strict=True):
         for key in HEADER:
             if str(arrays[key][()]) != str(first[key][()]):
                 raise ValueError(f"cannot average {source} with {first_source}: their {key!r} differ")
-        if sorted(set(arrays) - {AVERAGED}) != keys:
+        if set(arrays) - set(HEADER) - {AVERAGED} != weights:
             raise ValueError(f"cannot average {source} with {first_source}: their weights differ in name")
     counts = np.array([averaged_count(a) for a in files], np.float64)
     out = {key: first[key] for key in HEADER}
-    for key in keys:
-        if key in HEADER:
-            continue
+    for key in sorted(weights):
         stacked = np.stack([a[key].astype(np.float64) for a in files])  # same shapes: check_arrays checked the layout
         out[key] = (np.tensordot(counts, stacked, axes=1) / counts.sum()).astype(np.float32)
     out[AVERAGED] = np.array(int(counts.sum()), np.int64)
     return out
 
 
+def write_average(paths: list[str | os.PathLike], out: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Write the mean of the policy files ``paths`` to ``out`` (a temporary file renamed into place); its arrays."""
+    mean = average_arrays([read_arrays(p) for p in paths], [repr(str(p)) for p in paths])
+    save_policy(mean, out)
+    return mean
+
+
 def average_files(paths: list[str | os.PathLike], out: str | os.PathLike) -> Path:
-    """Write the mean of the policy files ``paths`` to ``out`` (a temporary file renamed into place)."""
-    return save_policy(average_arrays([read_arrays(p) for p in paths], [repr(str(p)) for p in paths]), out)
+    """Write the mean of the policy files ``paths`` to ``out``; its path."""
+    write_average(paths, out)
+    return Path(out)
 
 
 def add_to_average(average: str | os.PathLike, policy: str | os.PathLike) -> int:
     """Fold the policy file ``policy`` into the running mean ``average`` (created if missing); the number of
     policies the mean now holds."""
-    paths = [average, policy] if Path(average).is_file() else [policy]
-    written = average_arrays([read_arrays(p) for p in paths], [repr(str(p)) for p in paths])
-    save_policy(written, average)
-    return int(written[AVERAGED])
+    return averaged_count(write_average([average, policy] if Path(average).is_file() else [policy], average))

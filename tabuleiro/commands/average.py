@@ -5,8 +5,8 @@
 
 import argparse
 
-from agents.compiled_policy import load_policy, policy_path, read_arrays
-from agents.policy_average import average_files, averaged_count
+from agents.compiled_policy import policy_path
+from agents.policy_average import averaged_count, write_average
 from tabuleiro.options import check_output_file
 
 
@@ -26,8 +26,7 @@ def run(args: argparse.Namespace) -> int:
     """`tabuleiro average`: 0 with the file written; a ValueError (exit 2) for a file that is not a policy file or
     differs from the first in game, config, observation or layout."""
     out = check_output_file(args.out, "--out")
-    written = average_files([policy_path(f) for f in args.files], out)
-    policy = load_policy(written)  # as the arena will read it
-    count = averaged_count(read_arrays(written))
-    print(f"wrote {written}: the mean of {count} {policy.info.game} policies ({len(args.files)} files)")
+    mean = write_average([policy_path(f) for f in args.files], out)  # checked as the arena reads it
+    game = str(mean["game"][()])
+    print(f"wrote {out}: the mean of {averaged_count(mean)} {game} policies ({len(args.files)} files)")
     return 0
