@@ -26,6 +26,7 @@ Config: `first_player`, `subtract_points`, `wins_needed`, `max_rounds`, and the 
 """
 
 from envs.capivari.game import Capivari
+from envs.capivari.shaping import round_wins
 from envs.engine.spec import GameSpec
 
 SPEC = GameSpec(
@@ -45,4 +46,5 @@ SPEC = GameSpec(
         "pool": {"random": 0.25, "heuristic": 0.6, "snapshot": 0.15},
     },
     targets={"learning": {"players": 2, "vs": {"random": 0.90, "heuristic": 0.80}}},  # within 20 minutes
+    shaping={"round_wins": round_wins},  # a potential a run may name (--set shaping=round_wins; training.shaping)
 )

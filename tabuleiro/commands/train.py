@@ -160,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
     pool = PoolWeights.parse(args.pool) if args.pool else None
     settings = settings_for(game, game_config=game_config, seed=args.seed, pool=pool, **resources)
     settings = dataclasses.replace(settings, **checked_overrides(given_settings))  # before Ray starts
+    if settings.shaping is not None:
+        envs.spec(game).potential(settings.shaping)  # a name the game has no potential for is refused here
     print(f"training {settings.game} {game_config or ''} -> {out}", flush=True)
     meta = train(
         None if args.resume else settings,

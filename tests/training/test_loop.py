@@ -125,6 +125,9 @@ def test_train_command_passes_config_and_set_to_the_run(monkeypatch, tmp_path):
     assert s.action_prior == "placement_prior"
     assert s.lr == 0.001 and s.cell_head == (4, 1) and s.hiddens == settings_for("dorfromantik_duel").hiddens
     assert main(argv + ["--config", "board_radius=99"]) == 2
+    assert main(argv + ["--set", "shaping=round_wins"]) == 2  # Capivari's potential, not the Duel's
+    assert main(argv[:1] + ["capivari"] + argv[2:] + ["--set", "shaping=round_wins"]) == 0
+    assert seen["settings"].shaping == "round_wins"
     assert main(argv + ["--resume", str(tmp_path), "--set", "lr=0.1"]) == 2
     assert main(["train", "horizonte", "--players", "4", "--config", "num_players=3", "--iterations", "1"]) == 2
 

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import envs
+from envs.capivari.shaping import round_wins as capivari_round_wins
 from envs.dorfromantik_duel.shaping import margin as duel_margin
 from envs.dorfromantik_duel.shaping import own_score as duel_score
 from envs.engine.spec import Potential
@@ -106,3 +107,25 @@ def test_unknown_shaping_and_bad_gamma_refused() -> None:
         GameVectorEnv("kuhn_poker", 2, shaping="duel_margin")
     with pytest.raises(ValueError, match="gamma"):
         GameVectorEnv(GAME, 2, shaping="duel_margin", shaping_gamma=1.5)
+
+
+def test_capivari_round_wins_pay_each_round_as_it_is_won() -> None:
+    """``round_wins``: with gamma 1 a won round pays +1/2 (a match needs 2) when the learner next decides, a lost
+    one -1/2, a tied one nothing, and a match's shaped rewards still sum to its +-1."""
+    plain = _play(GameVectorEnv("capivari", N, opponents="random"), 5, 400, capivari_round_wins)
+    shaped = _play(GameVectorEnv("capivari", N, opponents="random", shaping="round_wins"), 5, 400, capivari_round_wins)
+    mid_game = []
+    for i in range(N):
+        game_return = shaped_return = 0.0
+        for step, ended in enumerate(plain[1]):
+            game_return += plain[0][step][i]
+            shaped_return += shaped[0][step][i]
+            assert ended[i] == shaped[1][step][i]
+            if ended[i]:
+                assert shaped_return == pytest.approx(game_return, abs=1e-6)
+                game_return = shaped_return = 0.0
+            elif step and not plain[1][step - 1][i]:
+                mid_game.append(shaped[0][step][i])
+                assert shaped[0][step][i] == pytest.approx(shaped[2][step][i] - shaped[2][step - 1][i])
+    assert set(np.round(mid_game, 6)) <= {-1.0, -0.5, 0.0, 0.5, 1.0}
+    assert {-0.5, 0.5} <= set(np.round(mid_game, 6))  # rounds were won and lost mid-match
