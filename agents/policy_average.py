@@ -54,12 +54,6 @@ def write_average(paths: list[str | os.PathLike], out: str | os.PathLike) -> dic
     return mean
 
 
-def average_files(paths: list[str | os.PathLike], out: str | os.PathLike) -> Path:
-    """Write the mean of the policy files ``paths`` to ``out``; its path."""
-    write_average(paths, out)
-    return Path(out)
-
-
 def add_to_average(average: str | os.PathLike, policy: str | os.PathLike) -> int:
     """Fold the policy file ``policy`` into the running mean ``average`` (created if missing); the number of
     policies the mean now holds."""

@@ -6,7 +6,7 @@ import pytest
 
 from agents.compiled_policy import AVERAGED, check_arrays, load_policy, read_arrays, save_policy
 from agents.match import play_game
-from agents.policy_average import add_to_average, average_files, averaged_count
+from agents.policy_average import add_to_average, averaged_count, write_average
 from agents.registry import make_agent
 from envs import game_module
 from tabuleiro.cli import main
@@ -22,7 +22,8 @@ def _files(tmp_path, seeds, **kwargs) -> list:
 
 def test_the_mean_of_files_is_the_mean_of_each_weight_and_plays(tmp_path):
     paths = _files(tmp_path, [0, 1, 2])
-    out = average_files(paths, tmp_path / "mean.npz")
+    out = tmp_path / "mean.npz"
+    write_average(paths, out)
     mean, parts = read_arrays(out), [read_arrays(p) for p in paths]
     assert averaged_count(mean) == 3
     for key in ("actor_encoder.0.weight", "actor_encoder.1.bias", "pi.0.weight", "vf.0.bias"):
@@ -40,14 +41,15 @@ def test_a_running_mean_equals_the_mean_of_all_its_files(tmp_path):
     running = tmp_path / "running.npz"
     counts = [add_to_average(running, p) for p in paths]
     assert counts == [1, 2, 3, 4]
-    whole = read_arrays(average_files(paths, tmp_path / "whole.npz"))
+    whole = write_average(paths, tmp_path / "whole.npz")
     got = read_arrays(running)
     for key in whole:
         if whole[key].dtype == np.float32:
             np.testing.assert_allclose(got[key], whole[key], atol=1e-6)
     # a mean of 3 and one more file: 4 policies, the three weighing three times the one
-    mean3 = average_files(paths[:3], tmp_path / "mean3.npz")
-    again = read_arrays(average_files([mean3, paths[3]], tmp_path / "again.npz"))
+    mean3 = tmp_path / "mean3.npz"
+    write_average(paths[:3], mean3)
+    again = write_average([mean3, paths[3]], tmp_path / "again.npz")
     assert int(again[AVERAGED]) == 4
     np.testing.assert_allclose(again["pi.0.weight"], whole["pi.0.weight"], atol=1e-6)
 
@@ -56,15 +58,15 @@ def test_files_of_another_game_config_or_layout_are_refused_by_name(tmp_path):
     (base,) = _files(tmp_path, [0])
     other_config = save_policy(mlp_arrays(config={"observe_margins": True}), tmp_path / "margins.npz")
     with pytest.raises(ValueError, match="'game_config' differ"):
-        average_files([base, other_config], tmp_path / "x.npz")
+        write_average([base, other_config], tmp_path / "x.npz")
     critic = save_policy(mlp_arrays(critic=True), tmp_path / "critic.npz")
     with pytest.raises(ValueError, match="'model' differ"):
-        average_files([base, critic], tmp_path / "x.npz")
+        write_average([base, critic], tmp_path / "x.npz")
     kuhn = save_policy(mlp_arrays("kuhn_poker"), tmp_path / "kuhn.npz")
     with pytest.raises(ValueError, match="'game' differ"):
-        average_files([base, kuhn], tmp_path / "x.npz")
+        write_average([base, kuhn], tmp_path / "x.npz")
     with pytest.raises(ValueError, match="no policy files"):
-        average_files([], tmp_path / "x.npz")
+        write_average([], tmp_path / "x.npz")
     assert not (tmp_path / "x.npz").exists()
 
 
