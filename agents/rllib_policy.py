@@ -33,6 +33,7 @@ TRAIN_INFO = "tabuleiro_train.json"  # written by `tabuleiro train` beside each 
 # the keys of a trained module's Dict observation (RLlib's masking example expects "observations")
 OBS_KEY = "observations"
 MASK_KEY = "action_mask"
+CRITIC_KEY = "critic_observations"  # a privileged critic's input (training.vector_env); the policy never reads it
 
 
 class RLlibAgent:

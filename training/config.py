@@ -25,7 +25,7 @@ from training.learner_batch import EpisodeBatchGAE
 from training.masking_module import DEFAULT_CONV_FILTERS, MaskedPPOTorchRLModule, image_shape_of
 from training.opponents import PoolWeights
 from training.selfplay import SelfPlayCallbacks
-from training.vector_env import GameVectorEnv, compiled_opponent
+from training.vector_env import CRITIC_KEY, GameVectorEnv, compiled_opponent
 
 ENV_NAME = "tabuleiro_vector"
 
@@ -82,6 +82,9 @@ class TrainSettings:
     # by default: with one env thread it was slower than torch's batched pass (docs/training.md)
     compiled_snapshots: bool = False
     shaping: str | None = None  # a training.shaping potential (policy-invariant reward shaping)
+    # the value also reads what the learner's seat does not see (GameSpec.hidden, else the other seats'
+    # observations); the policy never does (training.masking_module, "Privileged critic"; MLP modules only)
+    privileged_critic: bool = False
     # each checkpoint's policy file after this many minutes of training is folded into policy-average.npz, a
     # mean of their weights (agents.policy_average; None: no mean kept)
     average_after_minutes: float | None = None
@@ -240,6 +243,16 @@ def candidate_actions_config(s: TrainSettings) -> dict[str, int]:
     return {"placements": view.placements, "rows": view.rows}
 
 
+def privileged_critic_spec(s: TrainSettings) -> dict[str, Any]:
+    """``model_config["privileged_critic"]``: how many numbers the critic's own observations take (the vector
+    env's), and the value MLP's widths over them and the encoder's embedding (one layer as wide as the encoder's
+    last)."""
+    if s.candidate_head is not None or s.cell_head is not None:
+        raise ValueError("privileged_critic cannot be combined with candidate_head or cell_head")
+    space = make_env({"game": s.game, "game_config": s.game_config, "privileged_critic": True}).single_observation_space
+    return {"size": int(space[CRITIC_KEY].shape[0]), "hiddens": [int(s.hiddens[-1])]}
+
+
 def snapshot_threshold(s: TrainSettings) -> float:
     """Win rate main needs against the gate before a snapshot: given, or 0.1 above an even share of wins."""
     if s.snapshot_threshold is not None:
@@ -259,6 +272,7 @@ def make_env(env_config: dict[str, Any]) -> GameVectorEnv:
         candidate_actions=env_config.get("candidate_actions"),
         opponent_policy=env_config.get("opponent_policy"),
         opponent_search_iterations=int(env_config.get("opponent_search_iterations", 200)),
+        privileged_critic=bool(env_config.get("privileged_critic", False)),
         **dict(env_config.get("game_config") or {}),
     )
 
@@ -285,6 +299,7 @@ def build_config(s: TrainSettings) -> PPOConfig:
         "shaping_gamma": s.gamma,  # policy-invariant only with the learner's own discount
         "threads": s.env_threads,
         "candidate_actions": s.candidate_head if s.candidate_actions else None,
+        "privileged_critic": s.privileged_critic,
         "league": {
             "threshold": snapshot_threshold(s),
             "min_games": s.snapshot_min_games,
@@ -323,6 +338,10 @@ def build_config(s: TrainSettings) -> PPOConfig:
         }
         if s.candidate_actions:
             model_config["candidate_actions"] = candidate_actions_config(s)
+    if s.privileged_critic:
+        model_config = (model_config if isinstance(model_config, dict) else asdict(model_config)) | {
+            "privileged_critic": privileged_critic_spec(s)
+        }
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
     return (
         PPOConfig()

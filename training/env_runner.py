@@ -30,7 +30,7 @@ from training.episodes import GameThread, Recording, cut_episodes
 from training.export import UnsupportedPolicy, module_arrays
 from training.masking_module import sample_actions
 from training.snapshot_group import SnapshotGroup, module_logits, sample_legal
-from training.vector_env import MASK_KEY, OBS_KEY, GameVectorEnv, Policy
+from training.vector_env import CRITIC_KEY, MASK_KEY, OBS_KEY, GameVectorEnv, Policy
 
 METRIC_ROOT = "selfplay"
 SNAPSHOT_GROUP_SALT = 0x5EED_6A0B  # the snapshot group's generator: (runner seed, this)
@@ -75,12 +75,13 @@ class ObservationRows:
             self.arrays[k][0] = v
         self.filled = 1
 
-    def next_row(self) -> tuple[np.ndarray, np.ndarray]:
-        """The (observations, action masks) arrays of the next step, to hand to ``observe_into``."""
+    def next_row(self) -> tuple[np.ndarray, ...]:
+        """The (observations, action masks[, critic observations]) arrays of the next step, for ``observe_into``."""
         if self.filled == len(self.arrays[OBS_KEY]):
             self.arrays = {k: np.concatenate([v, np.empty_like(v)]) for k, v in self.arrays.items()}
         self.filled += 1
-        return self.arrays[OBS_KEY][self.filled - 1], self.arrays[MASK_KEY][self.filled - 1]
+        keys = (OBS_KEY, MASK_KEY, CRITIC_KEY) if CRITIC_KEY in self.arrays else (OBS_KEY, MASK_KEY)
+        return tuple(self.arrays[k][self.filled - 1] for k in keys)
 
     def recorded(self) -> dict[str, np.ndarray]:
         """Every key's rows so far: ``(steps + 1, num_envs, ...)``."""

@@ -157,8 +157,11 @@ def arrays_and_model(parts: tuple) -> tuple[dict[str, np.ndarray], dict[str, Any
 
 def module_arrays(module: Any, game: str, game_config: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
     """The policy file's arrays (``agents.compiled_policy``) of a masking module trained on ``game`` with
-    ``game_config`` (the config as given; the file records every field of it)."""
+    ``game_config`` (the config as given; the file records every field of it). A module with a privileged
+    critic has no value of the observation alone: its file's value head is zeros (every value 0)."""
     arrays, model = arrays_and_model(_module_parts(module))
+    if getattr(module, "_privileged", None) is not None:
+        arrays = {k: np.zeros_like(v) if k.startswith("vf.") else v for k, v in arrays.items()}
     g = envs.make(envs.game_name(game), **dict(game_config or {})).game
     return header(g, model) | arrays
 

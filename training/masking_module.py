@@ -26,6 +26,11 @@ each legal placement's logit is its row's score by an MLP shared by the rows ove
 embedding, the other actions' a Linear over the embedding, and the critic reads the critic embedding plus
 the features pooled over the valid rows (``training.candidate_head``; not with ``action_prior`` or
 ``cell_head``).
+
+Privileged critic: with ``model_config["privileged_critic"] = {"size", "hiddens"}``, the value is an MLP over
+the encoder's embedding and ``"critic_observations"`` (``size`` numbers of what the learner's seat does not see:
+``training.vector_env``), asymmetric actor-critic as in PerfectDou: the policy still reads ``"observations"``
+only, so it plays without them; the catalog's value head is left untrained (not with the other heads above).
 """
 
 import math
@@ -40,7 +45,7 @@ from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorica
 from ray.rllib.core.models.base import ACTOR, CRITIC, ENCODER_OUT
 from torch import nn
 
-from agents.rllib_policy import MASK_KEY, OBS_KEY  # noqa: F401  (re-exported: the keys a trained module reads)
+from agents.rllib_policy import CRITIC_KEY, MASK_KEY, OBS_KEY  # noqa: F401  (re-exported: the keys a module reads)
 from training.candidate_head import build_candidate_nets, candidate_slice, critic_input
 from training.cell_head import build_cell_nets
 
@@ -163,6 +168,17 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
             size = features + inner.shape[0] - math.prod(image)
             inner = gym.spaces.Box(-np.inf, np.inf, (size,), np.float32)
         self._image = image
+        self._privileged = config.get("privileged_critic") if isinstance(config, dict) else None
+        if self._privileged is not None:
+            if self._candidates is not None or self._cell_head is not None:
+                raise ValueError("privileged_critic cannot be combined with candidate_head or cell_head")
+            if CRITIC_KEY not in observation_space.spaces:
+                raise ValueError(f"privileged_critic needs {CRITIC_KEY!r} in the observations (privileged_critic=True)")
+            if int(observation_space[CRITIC_KEY].shape[0]) != int(self._privileged["size"]):
+                raise ValueError(
+                    f"privileged_critic size {self._privileged['size']} != the env's "
+                    f"{observation_space[CRITIC_KEY].shape[0]} critic observations"
+                )
         # the catalog builds encoder and heads for the inner observation vector only
         super().__init__(*args, observation_space=inner, **kwargs)
         # but the module consumes (and is saved with) the full dict space, so a checkpoint rebuilds it as is
@@ -187,6 +203,13 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         super().setup()
         if self._image is not None:
             self.conv, _ = _conv_output(self._image, self.model_config.get("conv_filters") or DEFAULT_CONV_FILTERS)
+        if self._privileged is not None and not self.inference_only:
+            width = int(self.catalog.latent_dims[0]) + int(self._privileged["size"])
+            layers: list[nn.Module] = []
+            for h in self._privileged.get("hiddens") or [256]:
+                layers += [nn.Linear(width, int(h)), nn.ReLU()]
+                width = int(h)
+            self.privileged_vf = nn.Sequential(*layers, nn.Linear(width, 1))
         if self._candidates is not None:  # the catalog's encoder, our heads (the vf is dropped when inference only)
             self.pi, self.vf = build_candidate_nets(
                 int(self.catalog.latent_dims[0]),
@@ -208,7 +231,8 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     def get_non_inference_attributes(self) -> list[str]:
         if self._cell_head is not None:
             return ["vf"]  # one trunk for policy and value
-        return super().get_non_inference_attributes()
+        extra = ["privileged_vf"] if self._privileged is not None else []
+        return super().get_non_inference_attributes() + extra
 
     def _features(self, obs: torch.Tensor) -> torch.Tensor:
         """The vector the MLP reads: the image part through the conv stack, then the rest as is (no prior, no
@@ -271,6 +295,11 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> torch.Tensor:
         """State values from ``"observations"`` (the mask says nothing the observation does not; the candidate
         head reads it only to know which candidate rows are valid)."""
+        if self._privileged is not None:
+            if embeddings is None:
+                inner, _ = self._inner(batch)
+                embeddings = self.encoder(inner)[ENCODER_OUT][CRITIC]
+            return self.privileged_vf(torch.cat([embeddings, batch[Columns.OBS][CRITIC_KEY]], dim=1)).squeeze(-1)
         if embeddings is None and self._candidates is not None:
             inner, mask = self._inner(batch)
             critic = getattr(self.encoder, "critic_encoder", None)  # a separate critic encoder, or the shared one's

@@ -30,6 +30,9 @@ game is over.
 - Observations: ``{"observations": float32[obs_size], "action_mask": float32[num_choices]}`` of the
   learner's seat (RLlib's keys; ``num_choices``: the game's ``num_actions``, or the candidate action space's
   size; the mask is all zeros in a finished game's last observation).
+- ``privileged_critic=True`` adds ``"critic_observations"``, for a value function that may see what the policy
+  may not: what the game's spec declares hidden (``GameSpec.hidden``: Capivari's deck order), or else each other
+  seat's own observation (its hand included), seat learner + k in block k - 1.
 - Rewards: the learner's game rewards since its previous decision (float32), as the game defines them;
   with ``shaping="duel_margin"`` (a potential the game's spec names, ``GameSpec.shaping``) plus
   potential-based shaping with ``shaping_gamma`` (the learner's discount). ``pop_stats`` counts the
@@ -92,6 +95,7 @@ from training.shaping import Shaper
 
 OBS_KEY = "observations"  # RLlib's keys (agents.rllib_policy); repeated here so no torch import is needed
 MASK_KEY = "action_mask"
+CRITIC_KEY = "critic_observations"  # with privileged_critic: what the learner's seat does not see, for the value
 KINDS = ("random", "heuristic", "policy", "snapshot", "self", "search")
 SEARCH_SLOT = OUTSIDE_SLOT  # IS-MCTS, called from Python on the game's state record
 SELF_SLOT = OUTSIDE_SLOT + 1  # the learner's own current policy; snapshots take the slots after it
@@ -198,6 +202,7 @@ class GameVectorEnv(VectorEnv):
         opponent_policy: Any = None,
         opponent_greedy: bool = False,
         opponent_search_iterations: int = 200,
+        privileged_critic: bool = False,
         **config: Any,
     ) -> None:
         # refused before anything is allocated if the batch and the buffers below would not fit in memory
@@ -227,12 +232,20 @@ class GameVectorEnv(VectorEnv):
         self.candidates = candidate_actions_of(self.game, candidate_actions) if candidate_actions else None
         self.num_choices = self.candidates.size if self.candidates is not None else self.game.num_actions
         lo, hi = self.game.obs_bounds()
-        self.single_observation_space = gym.spaces.Dict(
-            {
-                OBS_KEY: gym.spaces.Box(lo, hi, (self.game.obs_size,), np.float32),
-                MASK_KEY: gym.spaces.Box(0.0, 1.0, (self.num_choices,), np.float32),
-            }
-        )
+        spaces = {
+            OBS_KEY: gym.spaces.Box(lo, hi, (self.game.obs_size,), np.float32),
+            MASK_KEY: gym.spaces.Box(0.0, 1.0, (self.num_choices,), np.float32),
+        }
+        self.privileged_critic = bool(privileged_critic)
+        self._hidden = envs.spec(self.game.name).hidden if self.privileged_critic else None
+        if self._hidden is not None:  # what no seat sees, as the game's spec reads it from the records
+            size = int(self._hidden(self.batch.states[:1], np.zeros(1, np.int64)).shape[1])
+            spaces[CRITIC_KEY] = gym.spaces.Box(-np.inf, np.inf, (size,), np.float32)
+        elif self.privileged_critic:  # seat learner + k's observation at k - 1, k = 1 .. players - 1
+            size = self.game.obs_size * (self.num_players - 1)
+            bounds = [np.resize(np.asarray(b, np.float32), size) for b in (lo, hi)]
+            spaces[CRITIC_KEY] = gym.spaces.Box(*bounds, (size,), np.float32)
+        self.single_observation_space = gym.spaces.Dict(spaces)
         self.single_action_space = gym.spaces.Discrete(self.num_choices)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -269,7 +282,7 @@ class GameVectorEnv(VectorEnv):
         potential = envs.spec(self.game.name).potential(shaping) if shaping else None
         self._shaper = Shaper(potential, shaping_gamma, n) if potential else None
         self._ready = False
-        self._into: tuple[np.ndarray, np.ndarray] | None = None
+        self._into: tuple[np.ndarray, ...] | None = None
 
     # the pool --------------------------------------------------------------------------
     def set_weights(self, opponents: str | dict[str, float]) -> None:
@@ -622,28 +635,66 @@ class GameVectorEnv(VectorEnv):
             for i in range(self.num_envs):
                 self._recorded[i].extend(self._played[i, : self._played_count[i]].tolist())
 
-    def observe_into(self, obs: np.ndarray, masks: np.ndarray) -> None:
+    def observe_into(self, obs: np.ndarray, masks: np.ndarray, critic: np.ndarray | None = None) -> None:
         """The next ``reset``/``step`` writes its observations into ``obs`` (float32, ``(num_envs, obs_size)``)
-        and ``masks`` (float32, ``(num_envs, num_choices)``), C-contiguous arrays the caller owns, and returns
-        them: a recorder saves a copy of 97 KB a game per step for the Duel. Once; later calls make new arrays."""
+        and ``masks`` (float32, ``(num_envs, num_choices)``), and with ``privileged_critic`` the critic's into
+        ``critic``: C-contiguous arrays the caller owns, which it returns (a recorder saves a copy of 97 KB a game
+        per step for the Duel). Once; later calls make new arrays."""
         n = self.num_envs
-        for name, a, shape in (("obs", obs, (n, self.game.obs_size)), ("masks", masks, (n, self.num_choices))):
+        wanted = [("obs", obs, (n, self.game.obs_size)), ("masks", masks, (n, self.num_choices))]
+        if self.privileged_critic:
+            wanted.append(("critic", critic, (n, self.single_observation_space[CRITIC_KEY].shape[0])))
+        elif critic is not None:
+            raise ValueError("observe_into: critic is for an env made with privileged_critic=True")
+        for name, a, shape in wanted:
             if not isinstance(a, np.ndarray) or a.dtype != np.float32 or a.shape != shape or not a.flags.c_contiguous:
                 got = f"{a.dtype} {a.shape}" if isinstance(a, np.ndarray) else type(a).__name__
                 raise ValueError(f"observe_into: {name} must be C-contiguous float32 of shape {shape}, got {got}")
-        self._into = (obs, masks)
+        self._into = tuple(a for _, a, _ in wanted)
 
     def _observe(self) -> dict[str, np.ndarray]:
         if self._into is None:
             obs, masks = np.empty_like(self._outside_obs), np.empty(self._choices.shape, np.float32)
+            critic = self._new_critic() if self.privileged_critic else None
         else:
-            (obs, masks), self._into = self._into, None
+            (obs, masks, *rest), self._into = self._into, None
+            critic = rest[0] if rest else None
         with self.batch._threads():
             self._k.batch_observe_seats(self.batch.states, self.learner_seats, obs, self._masks)
         if self.candidates is not None:
             self.candidates.masks_into(self._masks, self._choices)
         np.copyto(masks, self._choices)
-        return {OBS_KEY: obs, MASK_KEY: masks}
+        out = {OBS_KEY: obs, MASK_KEY: masks}
+        if critic is not None:
+            self._observe_hidden(critic)
+            out[CRITIC_KEY] = critic
+        return out
+
+    def _new_critic(self) -> np.ndarray:
+        return np.empty((self.num_envs, self.single_observation_space[CRITIC_KEY].shape[0]), np.float32)
+
+    def _observe_hidden(self, critic: np.ndarray, rows: np.ndarray | None = None) -> None:
+        """The privileged critic's input, never the policy's (``rows``: only those games): the game spec's
+        ``hidden`` part of the state, or else each other seat's own observation (hand included), seat
+        learner + k at block k - 1."""
+        if self._hidden is not None:
+            hidden = self._hidden(self.batch.states, self.learner_seats)
+            if rows is None:
+                critic[:] = hidden
+            else:
+                critic[rows] = hidden[rows]
+            return
+        size = self.game.obs_size
+        seen, seen_masks = self._outside_obs, self._outside_masks  # scratch: no outside policy acts meanwhile
+        for k in range(1, self.num_players):
+            seats = (self.learner_seats + k) % self.num_players
+            with self.batch._threads():
+                self._k.batch_observe_seats(self.batch.states, seats, seen, seen_masks)
+            block = critic[:, (k - 1) * size : k * size]
+            if rows is None:
+                block[:] = seen
+            else:
+                block[rows] = seen[rows]
 
     def _observe_rows(self, out: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
         """The games ``rows`` observed again into ``out``'s arrays (the learner is to act in each)."""
@@ -652,6 +703,8 @@ class GameVectorEnv(VectorEnv):
         if self.candidates is not None:
             self.candidates.masks_into(self._masks, self._choices)
         np.copyto(out[MASK_KEY], self._choices)
+        if CRITIC_KEY in out:
+            self._observe_hidden(out[CRITIC_KEY], rows)
         return out
 
     def _infos(self, started: np.ndarray, recorded: np.ndarray | None = None) -> dict[str, np.ndarray]:

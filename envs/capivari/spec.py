@@ -26,6 +26,7 @@ Config: `first_player`, `subtract_points`, `wins_needed`, `max_rounds`, and the 
 """
 
 from envs.capivari.game import Capivari
+from envs.capivari.hidden import deck_order
 from envs.capivari.shaping import round_wins
 from envs.engine.spec import GameSpec
 
@@ -47,4 +48,5 @@ SPEC = GameSpec(
     },
     targets={"learning": {"players": 2, "vs": {"random": 0.90, "heuristic": 0.80}}},  # within 20 minutes
     shaping={"round_wins": round_wins},  # a potential a run may name (--set shaping=round_wins; training.shaping)
+    hidden=deck_order,  # no hands: what no seat sees is the deck (--set privileged_critic=true)
 )

@@ -24,6 +24,8 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*_v\d+$")
 
 # a reward-shaping potential: (state records of every game, the seat it is judged for in each) -> float64[num_games]
 Potential = Callable[[np.ndarray, np.ndarray], np.ndarray]
+# what a seat's observation does not show, for a privileged critic: (state records, seats) -> float32[num_games, k]
+Hidden = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +42,8 @@ class GameSpec:
     targets: dict[str, Any]  # measured targets: {"learning": {"players": k, "vs": {opponent: win rate}}}
     quick_config: dict[str, Any] = dataclasses.field(default_factory=dict)  # a small config for generic tests
     shaping: dict[str, Potential] = dataclasses.field(default_factory=dict)  # reward-shaping potentials by name
+    # the privileged critic's input (training.vector_env); None: the other seats' own observations
+    hidden: Hidden | None = None
     name: str = ""  # the registered env name ("capivari_v0"), set by registered()
 
     def __post_init__(self) -> None:
@@ -64,6 +68,8 @@ class GameSpec:
         for key, phi in self.shaping.items():
             if not isinstance(key, str) or not callable(phi):
                 bad(f"shaping must map names to potentials (functions), got {key!r}: {phi!r}")
+        if self.hidden is not None and not callable(self.hidden):
+            bad(f"hidden must be a function (state records, seats) -> float32[games, k], got {self.hidden!r}")
         shaping = self.training.get("shaping")
         if shaping is not None and shaping not in self.shaping:
             bad(f"the training preset's shaping {shaping!r} is not one of its potentials {sorted(self.shaping)}")

@@ -50,6 +50,7 @@ for 4, and also O1 O12 D1 D12 M1 M12 for 3). Scenarios for tests and analysis:
 
 from envs.engine.spec import GameSpec
 from envs.horizonte.game import Horizonte
+from envs.horizonte.hidden import other_hands
 
 SPEC = GameSpec(
     title="Horizonte, Dragon and Dog tricks played at once, secret prediction",
@@ -70,4 +71,5 @@ SPEC = GameSpec(
         "pool": {"random": 0.1, "heuristic": 0.6, "snapshot": 0.3, "self": 0.0},
     },
     targets={"learning": {"players": 4, "vs": {"random": 0.50, "heuristic": 0.45}}},  # first in, within 20 minutes
+    hidden=other_hands,  # the privileged critic's input (--set privileged_critic=true)
 )
