@@ -19,6 +19,11 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> int:
     return int(legal[rng.integers(legal.size)])
 
 
+def random_legal_rows(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """A random legal action per row of a vector env's masks (0 where a row has none: a finished game's)."""
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], np.int64)
+
+
 def play_random(env, seed: int, rng_seed: int = 0, max_steps: int = 100_000, on_step: Callable | None = None) -> dict:
     """Play one game with random legal actions; return a trace of actions, observations and rewards."""
     rng = np.random.default_rng(rng_seed)

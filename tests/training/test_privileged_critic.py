@@ -1,9 +1,10 @@
 """The privileged critic: the value reads what the learner's seat does not see, the policy never does.
 
-The vector env's ``critic_observations`` are Capivari's deck order (the cards that will become available, in
-turn) and in Horizonte each other seat's observation of the same state (the AEC env's ``observe`` of that
-seat, hand included); the learner's own observations are unchanged by the option, and in the module the value
-depends on them while the action logits do not.
+The vector env's ``critic_observations`` are what the game's spec declares hidden (Capivari's deck order: the
+cards that will become available, in turn; Horizonte's other hands and predictions), or else each other seat's
+observation of the same state (Kuhn poker: the AEC env's ``observe`` of that seat, card included); the learner's
+own observations are unchanged by the option, and in the module the value depends on them while the action
+logits do not.
 """
 
 import gymnasium as gym
@@ -14,15 +15,12 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 
 import envs
+from tests.common import random_legal_rows
 from training.config import TrainSettings, build_config, privileged_critic_spec
 from training.masking_module import CRITIC_KEY, MASK_KEY, OBS_KEY, MaskedPPOTorchRLModule
 from training.vector_env import GameVectorEnv
 
 N = 8
-
-
-def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], np.int64)
 
 
 def _other_seats(game: str, seed: int, learner: int, actions: list[int]) -> np.ndarray:
@@ -50,7 +48,7 @@ def test_capivari_critic_sees_the_cards_the_deck_will_reveal_in_order() -> None:
         assert set(np.unique(deck)) <= {0.0, 1.0} and (deck.sum(axis=2) <= 1).all()
         upcoming = [[int(np.argmax(row)) for row in deck[i] if row.any()] for i in range(N)]
         states = env.batch.states.copy()
-        obs, _, terminated, _, _ = env.step(_random_legal(rng, obs[MASK_KEY]))
+        obs, _, terminated, _, _ = env.step(random_legal_rows(rng, obs[MASK_KEY]))
         after = env.batch.states
         for i in range(N):
             if terminated[i] or after["rounds_done"][i] != states["rounds_done"][i]:
@@ -83,7 +81,7 @@ def test_horizonte_critic_sees_the_other_hands_and_nothing_of_its_own() -> None:
                 np.testing.assert_array_equal(blocks[i, k - 1, :50], held[other])
                 assert blocks[i, k - 1, 50] == (states["prediction"][i, other] >= 0)
             assert not blocks[i, 3].any()
-        obs = env.step(_random_legal(rng, obs[MASK_KEY]))[0]
+        obs = env.step(random_legal_rows(rng, obs[MASK_KEY]))[0]
 
 
 def test_without_a_hidden_part_the_critic_sees_the_other_seats_observations() -> None:
@@ -107,7 +105,7 @@ def test_without_a_hidden_part_the_critic_sees_the_other_seats_observations() ->
             np.testing.assert_array_equal(obs[CRITIC_KEY][i], _other_seats(game, seed + i, i % 2, history[i]))
             assert not np.array_equal(obs[CRITIC_KEY][i], obs[OBS_KEY][i])  # another seat's view
             checked += 1
-        actions = _random_legal(rng, obs[MASK_KEY])
+        actions = random_legal_rows(rng, obs[MASK_KEY])
         obs, _, terminated, _, infos = env.step(actions)
         expected = plain.step(actions)[0]
         for i in range(N):

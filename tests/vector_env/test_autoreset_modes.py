@@ -14,14 +14,11 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
+from tests.common import random_legal_rows
 from training.vector_env import MASK_KEY, GameVectorEnv, autoreset_mode_of
 
 N = 5
 SEED = 11
-
-
-def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], np.int64)
 
 
 def _row(obs: dict) -> dict:
@@ -77,12 +74,12 @@ def test_each_mode_matches_gymnasium(game: str, mode: AutoresetMode) -> None:
     for _ in range(60 if game == "kuhn_poker_v0" else 150):
         if mode == AutoresetMode.DISABLED and terminated.any():
             with pytest.raises(RuntimeError, match="DISABLED"):
-                ours.step(_random_legal(rng, obs[MASK_KEY]))
+                ours.step(random_legal_rows(rng, obs[MASK_KEY]))
             obs, infos = ours.reset(options={"reset_mask": terminated})
             ref_obs, _ = ref.reset(options={"reset_mask": terminated.copy()})
             _same_obs(obs, ref_obs)
             np.testing.assert_array_equal(infos["_episode_seed"], terminated)
-        actions = _random_legal(rng, obs[MASK_KEY])
+        actions = random_legal_rows(rng, obs[MASK_KEY])
         obs, rewards, terminated, truncated, infos = ours.step(actions)
         ref_obs, ref_rewards, ref_terminated, ref_truncated, ref_infos = ref.step(actions)
         _same_obs(obs, ref_obs)
@@ -109,7 +106,7 @@ def test_same_step_final_info_names_the_finished_games() -> None:
     rng = np.random.default_rng(3)
     checked = 0
     for _ in range(20):
-        obs, _, terminated, _, infos = env.step(_random_legal(rng, obs[MASK_KEY]))
+        obs, _, terminated, _, infos = env.step(random_legal_rows(rng, obs[MASK_KEY]))
         if terminated.any():
             final = infos["final_info"]
             np.testing.assert_array_equal(final["episode_seed"][terminated], seeds[terminated])
@@ -125,7 +122,7 @@ def test_reset_mask_restarts_only_those_games() -> None:
     env = GameVectorEnv("capivari_v0", N, autoreset_mode=AutoresetMode.DISABLED)
     obs, _ = env.reset(seed=SEED)
     rng = np.random.default_rng(5)
-    obs, *_ = env.step(_random_legal(rng, obs[MASK_KEY]))
+    obs, *_ = env.step(random_legal_rows(rng, obs[MASK_KEY]))
     before = env.batch.states.copy()
     mask = np.zeros(N, bool)
     mask[[1, 3]] = True
@@ -165,7 +162,7 @@ def test_same_step_writes_into_the_callers_arrays() -> None:
     for _ in range(10):
         mine = (np.zeros_like(obs["observations"]), np.zeros_like(obs[MASK_KEY]))
         env.observe_into(*mine)
-        obs, _, terminated, _, _ = env.step(_random_legal(rng, obs[MASK_KEY]))
+        obs, _, terminated, _, _ = env.step(random_legal_rows(rng, obs[MASK_KEY]))
         assert obs["observations"] is mine[0] and obs[MASK_KEY] is mine[1]
         if terminated.any():
             assert obs[MASK_KEY][terminated].any(axis=1).all()

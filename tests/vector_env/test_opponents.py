@@ -5,6 +5,7 @@ import pytest
 
 import envs
 from agents.heuristic import HeuristicAgent
+from tests.common import random_legal_rows
 from training.vector_env import MASK_KEY, GameVectorEnv, opponent_weights
 
 HEURISTIC_GAMES = [
@@ -15,10 +16,6 @@ HEURISTIC_GAMES = [
     ("dorfromantik_duel_v0", {"module_points_of_interest": True}),  # the kernel's mask is wider than the env's
 ]
 N = 8
-
-
-def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], np.int64)
 
 
 def _best_moves(agent: HeuristicAgent, aec) -> set[int]:
@@ -51,7 +48,7 @@ def test_compiled_heuristic_opponents_play_the_heuristics_best_moves(game: str, 
                 assert int(a) in _best_moves(agent, aec), f"game {i}: {aec.action_name(int(a))} is not a best move"
                 aec.step(int(a))
                 checked += 1
-        actions = _random_legal(rng, obs[MASK_KEY])
+        actions = random_legal_rows(rng, obs[MASK_KEY])
         for i, aec in enumerate(aecs):
             if not done[i]:  # NEXT_STEP: a finished game's action is ignored, a new game starts
                 aec.step(int(actions[i]))
@@ -67,7 +64,7 @@ def test_heuristic_opponents_beat_a_random_learner_more_often_than_random_ones()
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(1)
     for _ in range(400):
-        obs, *_ = env.step(_random_legal(rng, obs[MASK_KEY]))
+        obs, *_ = env.step(random_legal_rows(rng, obs[MASK_KEY]))
     stats = env.pop_stats()
     vs = stats["opponents"]
     assert vs["random"]["games"] > 100 and vs["heuristic"]["games"] > 100
@@ -99,7 +96,7 @@ def test_outside_policies_get_every_waiting_game_in_one_call() -> None:
                 assert int(a) == int(np.argmax(aec.observe(aec.agent_selection)["action_mask"]))
                 aec.step(int(a))
             np.testing.assert_array_equal(obs["observations"][i], aec.observe(aec.agent_selection)["observation"])
-        actions = _random_legal(rng, obs[MASK_KEY])
+        actions = random_legal_rows(rng, obs[MASK_KEY])
         obs, _, done, _, infos = env.step(actions)
         for i, aec in enumerate(aecs):
             if infos["_episode_seed"][i]:
@@ -121,7 +118,7 @@ def test_kinds_without_a_player_are_not_drawn() -> None:
     assert env.available() == []
     rng = np.random.default_rng(0)
     for _ in range(200):  # the games against it finish against it, then it is let go
-        obs, *_ = env.step(_random_legal(rng, obs[MASK_KEY]))
+        obs, *_ = env.step(random_legal_rows(rng, obs[MASK_KEY]))
     assert "main_v1" not in env._retired and env.pop_stats()["opponents"]["snapshot"]["games"] >= N
 
 

@@ -20,14 +20,11 @@ from gymnasium.vector.utils import iterate
 
 import envs
 from envs.engine.aec import IllegalActionError
+from tests.common import random_legal_rows
 from training.vector_env import MASK_KEY, OBS_KEY, GameVectorEnv
 
 GAMES = [s.name for s in envs.specs()]
 N = 6
-
-
-def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], np.int64)
 
 
 class _Replay:
@@ -76,7 +73,7 @@ def test_plays_the_games_the_aec_env_plays(game: str) -> None:
     finished = 0
     terminated = np.zeros(N, bool)
     for _ in range(steps):
-        actions = _random_legal(rng, obs[MASK_KEY])
+        actions = random_legal_rows(rng, obs[MASK_KEY])
         obs, rewards, new_terminated, truncated, infos = env.step(actions)
         assert not truncated.any()
         for i, r in enumerate(replays):
@@ -112,8 +109,8 @@ def test_spaces_dtypes_and_metadata(kuhn: GameVectorEnv) -> None:
         assert env.observation_space.contains(obs)
         for one in iterate(env.observation_space, obs):
             assert env.single_observation_space.contains(one)
-        assert env.action_space.contains(_random_legal(rng, obs[MASK_KEY]))
-        obs, rewards, terminated, truncated, infos = env.step(_random_legal(rng, obs[MASK_KEY]))
+        assert env.action_space.contains(random_legal_rows(rng, obs[MASK_KEY]))
+        obs, rewards, terminated, truncated, infos = env.step(random_legal_rows(rng, obs[MASK_KEY]))
         assert rewards.dtype == np.float32 and rewards.shape == (N,)
         assert terminated.dtype == np.bool_ and terminated.shape == (N,)
         assert truncated.dtype == np.bool_ and truncated.shape == (N,)
@@ -125,7 +122,7 @@ def _run(env: GameVectorEnv, seed: int, steps: int) -> list:
     rng = np.random.default_rng(1)
     out = [obs]
     for _ in range(steps):
-        out.append(env.step(_random_legal(rng, obs[MASK_KEY])))
+        out.append(env.step(random_legal_rows(rng, obs[MASK_KEY])))
         obs = out[-1][0]
     return out
 
@@ -152,13 +149,13 @@ def test_next_step_autoreset(kuhn: GameVectorEnv) -> None:
     rng = np.random.default_rng(2)
     seen = 0
     for _ in range(30):
-        obs, rewards, terminated, _, infos = env.step(_random_legal(rng, obs[MASK_KEY]))
+        obs, rewards, terminated, _, infos = env.step(random_legal_rows(rng, obs[MASK_KEY]))
         if not terminated.any():
             continue
         assert not obs[MASK_KEY][terminated].any()  # a finished game's last observation: nothing to do
         seeds = env.episode_seeds
         # the finished games' actions are ignored, even out of range
-        actions = np.where(terminated, 99, _random_legal(rng, obs[MASK_KEY]))
+        actions = np.where(terminated, 99, random_legal_rows(rng, obs[MASK_KEY]))
         obs, rewards, new_terminated, _, infos = env.step(actions)
         assert (rewards[terminated] == 0).all() and not new_terminated[terminated].any()
         np.testing.assert_array_equal(infos["_episode_seed"], terminated)
@@ -176,7 +173,7 @@ def test_gymnasium_episode_statistics_wrapper() -> None:
     rng = np.random.default_rng(0)
     episodes = 0
     for _ in range(20):
-        obs, _, terminated, _, infos = env.step(_random_legal(rng, obs[MASK_KEY]))
+        obs, _, terminated, _, infos = env.step(random_legal_rows(rng, obs[MASK_KEY]))
         if "episode" in infos:
             lengths = infos["episode"]["l"][infos["_episode"]]
             assert (lengths >= 1).all() and (lengths <= 3).all()  # learner decisions in one Kuhn game
@@ -197,7 +194,7 @@ def test_bad_actions_refused_nothing_stepped(bad: str, error: type) -> None:
     env = GameVectorEnv("capivari_v0", N, seed=4)
     obs, _ = env.reset(seed=4)
     rng = np.random.default_rng(3)
-    actions = _random_legal(rng, obs[MASK_KEY])
+    actions = random_legal_rows(rng, obs[MASK_KEY])
     before = env.batch.states.copy()
     if bad == "short":
         wrong = actions[:-1]
@@ -232,11 +229,11 @@ def test_observe_into_writes_the_same_observations_into_the_callers_arrays(game)
         assert got[OBS_KEY] is rows[t - 1] and got[MASK_KEY] is masks[t - 1]
         np.testing.assert_array_equal(rows[t - 1], expected[OBS_KEY])  # every number written, none left NaN
         np.testing.assert_array_equal(masks[t - 1], expected[MASK_KEY])
-        actions = _random_legal(rng, expected[MASK_KEY])
+        actions = random_legal_rows(rng, expected[MASK_KEY])
         into.observe_into(rows[t], masks[t])
         expected = plain.step(actions)[0]
         got = into.step(actions)[0]
-    after = into.step(_random_legal(rng, got[MASK_KEY]))[0]  # once only: new arrays again
+    after = into.step(random_legal_rows(rng, got[MASK_KEY]))[0]  # once only: new arrays again
     assert not any(np.shares_memory(after[OBS_KEY], a) for a in (rows, masks))
 
 
