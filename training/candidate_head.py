@@ -2,7 +2,8 @@
 
 For action spaces whose first ``actions`` actions are placements, with an observation piece of ``rows`` x
 ``features`` numbers (the Duel's ``placement_candidates``: row k describes the k-th legal placement in
-action order, e.g. the points it scores now; rows past the legal ones are zero), a small MLP shared by
+action order, e.g. the points it scores now; rows past the legal ones are zero; Capivari's ``afterstates``, a row
+per legal move of all 36, the river right after it), a small MLP shared by
 all rows scores each row from its features and the actor embedding (the turn, the tile, the scores),
 and each legal placement gets the score of its row: only the rows of legal placements are scored
 (packed, ``packed_rows``), and boolean indexing of the mask hands the j-th score of an observation to its

@@ -53,6 +53,7 @@ STATE_DTYPE = np.dtype(
         ("max_rounds", np.int16),
         ("observe_margins", np.uint8),  # the observation ends with the move_margins piece
         ("observe_unseen", np.uint8),  # then with the unseen_cards piece
+        ("observe_afterstates", np.uint8),  # then with the afterstates piece
         # the table
         ("loc", np.int8, (NUM_CARDS,)),  # LOC_* of every card
         ("avail", np.uint32),  # bit c set: card c is available (mirrors loc, for speed)
@@ -405,15 +406,22 @@ def step(s, a: int) -> int:
 
 
 @njit(cache=True)
-def observe_into(s, seat: int, obs, mask) -> None:
-    """What `seat` sees, ego-centric (seat = "me"): the pieces of LAYOUT (table in seeds/capivari.md)."""
-    obs[:] = 0.0
+def observe_river(s, seat: int, obs, o: int) -> None:
+    """The ``river_capybaras`` piece from ``obs[o]``: segment x herd, number one-hot x (mine, theirs)."""
     for seg in range(NUM_SEGMENTS):
         for h in range(NUM_HERDS):
             n = s.seg_num[seg, h]
             if n > 0:
                 mine = 0 if s.seg_side[seg, h] == seat else 1
-                obs[O_RIVER + ((seg * NUM_HERDS + h) * NUM_NUMBERS + n - 1) * 2 + mine] = 1.0
+                obs[o + ((seg * NUM_HERDS + h) * NUM_NUMBERS + n - 1) * 2 + mine] = 1.0
+
+
+@njit(cache=True)
+def observe_into(s, seat: int, obs, mask) -> None:
+    """What `seat` sees, ego-centric (seat = "me"): the pieces of LAYOUT (table in seeds/capivari.md)."""
+    obs[:] = 0.0
+    observe_river(s, seat, obs, O_RIVER)
+    for seg in range(NUM_SEGMENTS):
         card = s.river_card[seg]
         obs[O_MODIFIERS + seg * MODIFIER + RIVER_SIDE[card, 0]] = 1.0
         obs[O_MODIFIERS + seg * MODIFIER + NUM_SELECTORS + RIVER_SIDE[card, 1]] = 1.0

@@ -71,10 +71,18 @@ class Capivari(Game):
 
     def observation_layout(self) -> ObsLayout:
         """This config's observation pieces (``observation.layout``)."""
-        return observation.layout(self.config.observe_margins, self.config.observe_unseen)
+        return observation.layout(
+            self.config.observe_margins, self.config.observe_unseen, self.config.observe_afterstates
+        )
 
     def obs_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)
+
+    @property
+    def candidate_actions(self) -> int | None:
+        """With ``observe_afterstates``: every action is one the ``afterstates`` rows describe (row k: the k-th
+        legal action)."""
+        return NUM_ACTIONS if self.config.observe_afterstates else None
 
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.STATE_DTYPE)
@@ -86,6 +94,7 @@ class Capivari(Game):
         states["max_rounds"] = c.max_rounds
         states["observe_margins"] = c.observe_margins
         states["observe_unseen"] = c.observe_unseen
+        states["observe_afterstates"] = c.observe_afterstates
         states["current"] = -1
         return states
 

@@ -2,7 +2,8 @@
 ``move_margins`` piece, each legal move's river margin right after it (the heuristic's one-ply judgement:
 pushes, Capionças and modifiers counted by the core's own ``step``), then with ``observe_unseen`` the
 ``unseen_cards`` piece, the cards in the deck below its top (the set a determinization shuffles; public
-through the card table, their order is not). Only public cards decide a margin: a move's refill reveals
+through the card table, their order is not), then with ``observe_afterstates`` the ``afterstates`` piece, a row
+per legal move (``envs.capivari.afterstates``). Only public cards decide a margin: a move's refill reveals
 cards but scores nothing. The table is under "Observation" in seeds/capivari.md.
 """
 
@@ -10,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from envs.capivari import core
+from envs.capivari.afterstates import FEATURES, MAX_LEGAL, observe_afterstates
 from envs.capivari.heuristic import action_values
 from envs.capivari.rules import NUM_ACTIONS, NUM_CARDS
 from envs.engine.layout import ObsLayout
@@ -19,16 +21,23 @@ MARGIN_SCALE = 40.0  # a margin of this many points shows 1 (clipped to [-1, 1];
 O_MARGINS = core.OBS_SIZE  # the margins piece comes right after the core's pieces
 
 
-def layout(observe_margins: bool, observe_unseen: bool) -> ObsLayout:
+def layout(observe_margins: bool, observe_unseen: bool, observe_afterstates: bool = False) -> ObsLayout:
     """The observation's pieces for a config, in order."""
     margins = (("move_margins", (NUM_ACTIONS,)),) if observe_margins else ()
     unseen = (("unseen_cards", (NUM_CARDS,)),) if observe_unseen else ()
-    return ObsLayout(*core.PIECES, *margins, *unseen)
+    after = (("afterstates", (MAX_LEGAL, FEATURES)),) if observe_afterstates else ()
+    return ObsLayout(*core.PIECES, *margins, *unseen, *after)
 
 
 @njit(cache=True)
 def obs_size(s) -> int:
     """The observation's length for the record's config."""
+    return unseen_end(s) + (MAX_LEGAL * FEATURES if s.observe_afterstates else 0)
+
+
+@njit(cache=True)
+def unseen_end(s) -> int:
+    """Where the pieces before ``afterstates`` end."""
     return core.OBS_SIZE + (NUM_ACTIONS if s.observe_margins else 0) + (NUM_CARDS if s.observe_unseen else 0)
 
 
@@ -39,7 +48,9 @@ def observe_into(s, seat: int, obs, mask) -> None:
     if s.observe_margins and s.current == seat:
         observe_move_margins(s, seat, obs, mask)
     if s.observe_unseen:
-        observe_unseen_cards(s, obs[obs_size(s) - NUM_CARDS :])
+        observe_unseen_cards(s, obs[unseen_end(s) - NUM_CARDS : unseen_end(s)])
+    if s.observe_afterstates and s.current == seat:
+        observe_afterstates(s, seat, obs[unseen_end(s) :], mask)
 
 
 @njit(cache=True)

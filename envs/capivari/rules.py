@@ -109,8 +109,8 @@ def action_name(action: int) -> str:
 
 @dataclass(frozen=True)
 class CapivariConfig:
-    """Capivari's knobs; every gap the rules leave has one (seeds/capivari.md), but ``observe_margins`` and
-    ``observe_unseen``, options of the observation."""
+    """Capivari's knobs; every gap the rules leave has one (seeds/capivari.md), but ``observe_margins``,
+    ``observe_unseen`` and ``observe_afterstates``, options of the observation."""
 
     first_player: int = knob(0, range=(0, 1), doc="seat that starts the first round")
     subtract_points: int = knob(3, range=(1, 10), doc="points a 'subtract' modifier takes off a card")
@@ -120,7 +120,10 @@ class CapivariConfig:
         False, doc="observation: one more piece, each legal move's river margin right after it (off: as before)"
     )
     observe_unseen: bool = knob(
-        False, doc="observation: one more piece, last, the cards in the deck below its top (off: as before)"
+        False, doc="observation: one more piece, the cards in the deck below its top (off: as before)"
+    )
+    observe_afterstates: bool = knob(
+        False, doc="observation: one more piece, last, a row per legal move: the river right after it (off: as before)"
     )
 
     def __post_init__(self) -> None:

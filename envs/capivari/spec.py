@@ -20,8 +20,10 @@ Actions: `crias1`..`tches5` take that herd card (ids 0-14); `onca sS push H`,
 Rewards: +1 / -1 to the match winner / loser at the end (0 each in a draw at
 `max_rounds`). `infos[agent]["round_scores"]` holds every finished round's scores.
 Config: `first_player`, `subtract_points`, `wins_needed`, `max_rounds`, and the observation's
-`observe_margins` (off by default: one more piece, float32[36], each legal move's margin) and
-`observe_unseen` (off by default: one more piece, last, float32[18], the cards in the deck below its top)
+`observe_margins` (off by default: one more piece, float32[36], each legal move's margin),
+`observe_unseen` (off by default: one more piece, float32[18], the cards in the deck below its top) and
+`observe_afterstates` (off by default: one more piece, last, float32[24 x 131], a row per legal move, the river
+right after it)
 (`tabuleiro games` lists them with their ranges).
 """
 

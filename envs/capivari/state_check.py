@@ -51,7 +51,15 @@ def _in_range(rec: np.void, key: str, lo: int, hi: int) -> np.ndarray:
 
 def check_state(config: Any, rec: np.void) -> None:
     """Raise ValueError unless ``rec`` is a state of a game with this config (base header already checked)."""
-    keys = ("first_player", "subtract_points", "wins_needed", "max_rounds", "observe_margins", "observe_unseen")
+    keys = (
+        "first_player",
+        "subtract_points",
+        "wins_needed",
+        "max_rounds",
+        "observe_margins",
+        "observe_unseen",
+        "observe_afterstates",
+    )
     expected = tuple(int(getattr(config, k)) for k in keys)
     got = tuple(int(rec[k]) for k in keys)
     if got != expected:

@@ -250,3 +250,16 @@ def test_a_policy_file_of_other_widths_or_another_layout_is_refused_by_name():
         load_module_arrays(module({"fcnet_hiddens": [32, 8]}), arrays, "p.npz")
     with pytest.raises(ValueError, match="another network than this one: nets"):
         load_module_arrays(module({"fcnet_hiddens": [16, 8], "vf_share_layers": False}), arrays, "p.npz")
+
+
+def test_capivari_afterstates_with_the_candidate_head_export_too(tmp_path):
+    """Capivari's ``afterstates`` rows scored by the candidate head (the move's own logit from its row, no
+    candidate action space) evaluate in the compiled pass as in torch."""
+    s, module, env = preset_module(
+        "capivari", game_config={"observe_afterstates": True}, candidate_head="afterstates", candidate_hiddens=(16, 8)
+    )
+    path = export_module(module, "capivari", s.game_config, tmp_path / "capivari.npz")
+    policy = load_policy(path, "capivari")
+    assert policy.info.model["kind"] == "candidate" and policy.candidates is None
+    obs, mask = random_play(env, 2000)
+    assert_equal_passes(policy, module, obs, mask)
