@@ -44,7 +44,8 @@ import numpy as np
 
 import envs
 from envs.engine.candidate_actions import CandidateActions
-from envs.engine.config import config_json
+from envs.engine.config import config_json, observation_knobs
+from envs.engine.observer import Observer, same_rules
 from envs.engine.policy_net import (
     G_ACTIONS,
     G_PLACEMENTS,
@@ -315,6 +316,23 @@ def plays_game(info: PolicyInfo, game: Any) -> bool:
     return envs.game_name(game.name) == envs.game_name(info.game) and game_config_of(game) == info.game_config
 
 
+def observer_for(policy: CompiledPolicy, game: Any, name: str) -> Observer | None:
+    """How a policy observes a table of the engine ``Game`` ``game``: None if the table's config is the file's,
+    an ``Observer`` with the file's observation options if only those differ; ValueError if the rules differ."""
+    info = policy.info
+    if plays_game(info, game):
+        return None
+    if envs.game_name(game.name) == envs.game_name(info.game):
+        own = envs.make(info.game, **info.game_config).game
+        if same_rules(own, game):
+            return Observer(own, game)
+    raise ValueError(
+        f"{name} was exported for {info.game} with config {info.game_config}; this game is {game.name} with config "
+        f"{game_config_of(game)} (it plays any config that differs from its own only in observation options: "
+        f"{list(observation_knobs(game.config))})"
+    )
+
+
 def observation_of(game: Any) -> dict[str, Any]:
     """The ``observation`` entry of a file for an engine ``Game``: size, layout pieces, action count."""
     layout = game.observation_layout()
@@ -554,7 +572,8 @@ def header(game: Any, model: dict[str, Any]) -> dict[str, np.ndarray]:
 
 class PolicyAgent:
     """Plays a policy file: argmax of the masked logits, or a sample of them (``sample``, seeded); only legal
-    actions, mapped back to the game's where the policy chooses among candidate rows."""
+    actions, mapped back to the game's where the policy chooses among candidate rows. At a table whose config
+    differs from the file's only in observation options it observes each state as the file's config would."""
 
     def __init__(self, policy: CompiledPolicy, name: str = "policy", sample: bool = False, seed: int | None = None):
         self.policy = policy
@@ -562,6 +581,7 @@ class PolicyAgent:
         self.sample = sample
         self._rng = np.random.default_rng(seed)
         self._checked_game: Any = None
+        self._observer: Observer | None = None
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -571,12 +591,10 @@ class PolicyAgent:
         info = self.policy.info
         game = getattr(env, "game", None)
         if game is not None and game is not self._checked_game and hasattr(game, "config"):
-            if not plays_game(info, game):
-                raise ValueError(
-                    f"{self.name} was exported for {info.game} with config {info.game_config}; this game is "
-                    f"{game.name} with config {game_config_of(game)} (play it with the config it was trained with)"
-                )
+            self._observer = observer_for(self.policy, game, self.name)
             self._checked_game = game
+        if self._observer is not None:
+            return
         sizes = (np.asarray(observation["observation"]).shape[-1], np.asarray(observation["action_mask"]).shape[-1])
         if sizes != (info.obs_size, info.num_actions):
             raise ValueError(
@@ -584,13 +602,20 @@ class PolicyAgent:
                 f"({info.game}, config {info.game_config}); this game gives {sizes[0]} and {sizes[1]}"
             )
 
+    def _observation(self, observation: dict[str, np.ndarray], env: Any) -> np.ndarray:
+        """The observation the policy reads: the table's, or its own config's view of the table's state."""
+        if self._observer is None:
+            return np.asarray(observation["observation"], np.float32)
+        seat = env.possible_agents.index(env.agent_selection)
+        return np.asarray(self._observer.observe(env.core_state, seat)[0], np.float32)
+
     def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
         self._check(observation, env)
         game_mask = np.asarray(observation["action_mask"])
         if not game_mask.any():
             raise ValueError("no legal action in the mask: the agent was asked to act out of turn")
         mask = self.policy.module_mask(game_mask)
-        logits, _ = self.policy.logits(np.asarray(observation["observation"], np.float32), mask)
+        logits, _ = self.policy.logits(self._observation(observation, env), mask)
         legal = mask > 0
         if self.sample:
             z = np.where(legal, logits.astype(np.float64), -np.inf)

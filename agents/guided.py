@@ -12,9 +12,10 @@ from typing import Any
 import numpy as np
 
 import envs
-from agents.compiled_policy import CompiledPolicy, load_policy
+from agents.compiled_policy import CompiledPolicy, load_policy, observer_for
 from agents.search import budget, guided_kernel
 from agents.search.buffers import SearchBuffers, search_root
+from envs.engine.observer import Observer
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C_PUCT = 1.5  # for utilities in [0, 1]
@@ -96,23 +97,18 @@ class GuidedAgent:
         self._rng = np.random.default_rng(seed)
         self._buffers: _Buffers | None = None
         self._checked_game: Any = None
+        self._observer: Observer | None = None
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
 
     def _check(self, game: Any) -> None:
-        """ValueError unless the env's game is the config the policy was exported for, with a return range."""
+        """ValueError unless the env's game has the rules the policy was exported for (its observation options may
+        differ: the search then runs with the file's) and a return range."""
         if game is self._checked_game:
             return
-        from agents.compiled_policy import game_config_of
-
-        here = game_config_of(game)
-        if here != self.policy.info.game_config:
-            raise ValueError(
-                f"{self.policy.source} was exported for {self.policy.info.game} with config "
-                f"{self.policy.info.game_config}; this game has config {here}"
-            )
+        self._observer = observer_for(self.policy, game, self.policy.source)
         if game.returns_range() is None:
             raise ValueError(f"guided search needs a game whose returns are bounded; {game.name} gives no range")
         self._checked_game = game
@@ -126,7 +122,10 @@ class GuidedAgent:
         if legal.size == 1:
             return int(legal[0])
         root, seat = search_root(env)
-        return self.move_of(self.search(root, seat, env.game, seed), observation["action_mask"])
+        game = env.game
+        if self._observer is not None:  # the search runs on a copy with the file's observation options
+            root, game = self._observer.record(root[0]), self._observer.game
+        return self.move_of(self.search(root, seat, game, seed), observation["action_mask"])
 
     plays_by_value = False  # the most visited root action is the move
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import envs
 from agents.arena import run_arena
-from agents.compiled_policy import game_config_of, load_policy, plays_game
+from agents.compiled_policy import game_config_of, load_policy, observer_for
 from agents.elo import elo_ratings, game_results
 from agents.registry import check_spec, make_agent
 from agents.results import places, summarize
@@ -34,12 +34,14 @@ REFERENCE_ROSTER = ("policy:reference", "guided:reference,seconds=0.04")
 
 
 def reference_fits(game: str, config: dict[str, Any] | None = None) -> bool:
-    """Whether a reference policy is shipped for ``game`` and was trained with the config ``config`` makes."""
+    """Whether a reference policy is shipped for ``game`` and plays the config ``config`` makes (the file's own, or
+    one that differs from it in observation options only)."""
     try:
         policy = load_policy("reference", game)
+        observer_for(policy, envs.make(game, **(config or {})).game, "reference")
     except ValueError:
         return False
-    return plays_game(policy.info, envs.make(game, **(config or {})).game)
+    return True
 
 
 def roster_for(

@@ -117,13 +117,17 @@ class CapivariConfig:
     wins_needed: int = knob(2, range=(1, 5), doc="round wins that end the game")
     max_rounds: int = knob(20, range=(1, MAX_ROUNDS_CAP), doc="rounds after which an undecided game is a draw")
     observe_margins: bool = knob(
-        False, doc="observation: one more piece, each legal move's river margin right after it (off: as before)"
+        False,
+        observation=True,
+        doc="observation: one more piece, each legal move's river margin right after it (off: as before)",
     )
     observe_unseen: bool = knob(
-        False, doc="observation: one more piece, the cards in the deck below its top (off: as before)"
+        False, observation=True, doc="observation: one more piece, the cards in the deck below its top (off: as before)"
     )
     observe_afterstates: bool = knob(
-        False, doc="observation: one more piece, last, a row per legal move: the river right after it (off: as before)"
+        False,
+        observation=True,
+        doc="observation: one more piece, last, a row per legal move: the river right after it (off: as before)",
     )
 
     def __post_init__(self) -> None:

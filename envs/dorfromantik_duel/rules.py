@@ -165,12 +165,18 @@ class DorfromantikDuelConfig:
         False, doc="Module 2: points of interest on the 4th, 7th, 10th completed task (manual p.9-10)"
     )
     placement_prior: bool = knob(
-        False, doc="observation: one more piece, the heuristic's judgement of each placement (0..1; off: as before)"
+        False,
+        observation=True,
+        doc="observation: one more piece, the heuristic's judgement of each placement (0..1; off: as before)",
     )
     placement_candidates: bool = knob(
-        False, doc="observation: one more piece, a row per legal placement with what it would do to my board"
+        False,
+        observation=True,
+        doc="observation: one more piece, a row per legal placement with what it would do to my board",
     )
-    observe_boards: bool = knob(True, doc="observation: the boards' spatial tensor first (off: left out)")
+    observe_boards: bool = knob(
+        True, observation=True, doc="observation: the boards' spatial tensor first (off: left out)"
+    )
 
     def __post_init__(self) -> None:
         validate_config(self)

@@ -15,9 +15,20 @@ import numpy as np
 C = TypeVar("C")
 
 
-def knob(default: Any, *, range: tuple | None = None, choices: tuple | None = None, doc: str = "") -> Any:
-    """A config field with its allowed values, for use inside a game's Config dataclass."""
-    meta = {"doc": doc}
+def knob(
+    default: Any,
+    *,
+    range: tuple | None = None,
+    choices: tuple | None = None,
+    doc: str = "",
+    observation: bool = False,
+) -> Any:
+    """A config field with its allowed values, for use inside a game's Config dataclass. ``observation``: an
+    option of the observation only, which the rules never read; the state record holds it in a field of the
+    knob's name (``envs.engine.observer`` observes a table's state with another value of it)."""
+    meta: dict[str, Any] = {"doc": doc}
+    if observation:
+        meta["observation"] = True
     if range is not None:
         meta["range"] = range
     if choices is not None:
@@ -92,6 +103,11 @@ def describe_config(cls: type) -> list[tuple[str, Any, str]]:
         doc = f.metadata.get("doc", "")
         rows.append((f.name, f.default, f"{allowed} {doc}".strip()))
     return rows
+
+
+def observation_knobs(cfg: Any) -> tuple[str, ...]:
+    """The names of a config's (or config class's) observation options (``knob(..., observation=True)``)."""
+    return tuple(f.name for f in dataclasses.fields(cfg) if f.metadata.get("observation", False))
 
 
 def config_json(cfg: Any) -> dict[str, Any]:

@@ -241,9 +241,30 @@ def test_a_policy_of_another_game_or_config_is_refused(tmp_path):
         load_policy(_write(tmp_path, mlp_arrays() | {"observation": np.array(json.dumps(observation))}))
 
 
+def test_a_policy_plays_a_table_that_differs_from_its_file_only_in_observation_options(tmp_path):
+    """The file observes candidate rows and no boards; at a table of the default observation it sees each state as
+    its own config would, so every game goes move for move as at a table of the file's config."""
+    path = save_policy(candidate_arrays(), tmp_path / "duel.npz")
+    for seed in range(3):
+        played = []
+        for config in (DUEL_CONFIG, {"board_radius": 4}):
+            agents = [
+                make_agent(f"policy:{path}", DUEL, seed=1),
+                make_agent(f"policy:{path},sample=true", DUEL, seed=2),
+            ]
+            played.append(play_game(envs.make(DUEL, **config), agents, seed=seed, record_actions=True))
+        assert played[0].actions == played[1].actions and played[0].scores == played[1].scores
+        assert len(played[0].actions) > 20
+    agent = make_agent(f"policy:{path}", DUEL)
+    env = envs.make(DUEL, board_radius=4, forbid_doomed_tasks=False)  # another rule: refused
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="differs from its own only in observation options"):
+        agent.act(env.observe(env.agent_selection), env)
+
+
 def test_a_file_older_than_a_config_knob_plays_with_that_knobs_default(tmp_path):
-    """A file written before a knob existed lacks it: read with the knob's default (which plays as before), and
-    still refused by a game where the knob is set otherwise."""
+    """A file written before a knob existed lacks it: read with the knob's default (which plays as before); at a
+    table where that observation option is on, it still observes as its default."""
     config = json.loads(str(mlp_arrays()["game_config"][()]))
     del config["observe_margins"]
     path = _write(tmp_path, mlp_arrays() | {"game_config": np.array(json.dumps(config))})
@@ -251,11 +272,13 @@ def test_a_file_older_than_a_config_knob_plays_with_that_knobs_default(tmp_path)
     agent = make_agent(f"policy:{path}", "capivari")
     env = envs.make("capivari_v0")
     env.reset(seed=0)
-    assert env.observe(env.agent_selection)["action_mask"][agent.act(env.observe(env.agent_selection), env)]
+    action = agent.act(env.observe(env.agent_selection), env)
+    assert env.observe(env.agent_selection)["action_mask"][action]
     margins = envs.make("capivari_v0", observe_margins=True)
     margins.reset(seed=0)
-    with pytest.raises(ValueError, match="'observe_margins': True"):
-        agent.act(margins.observe(margins.agent_selection), margins)
+    assert agent._observer is None  # the plain table is the file's config
+    assert agent.act(margins.observe(margins.agent_selection), margins) == action
+    assert agent._observer.game.config.observe_margins is False
 
 
 def test_missing_keys_are_named(tmp_path):

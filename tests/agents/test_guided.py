@@ -117,6 +117,21 @@ def _duel_position(seed: int, moves: int) -> tuple[object, np.ndarray, int, np.n
     return env, root, seat, candidates
 
 
+def test_guided_search_plays_a_table_that_differs_from_its_file_only_in_observation_options():
+    """The search runs on copies with the file's observation options: a game at a table of the default observation
+    goes move for move as at a table of the file's config."""
+    policy = CompiledPolicy(candidate_arrays())
+    played = []
+    for config in (DUEL_CONFIG, {"board_radius": 4}):
+        players = [GuidedAgent(DUEL, policy, iterations=20, seed=1), RandomAgent(1)]
+        played.append(play_game(envs.make(DUEL, **config), players, seed=4, record_actions=True))
+    assert played[0].actions == played[1].actions and len(played[0].actions) > 20
+    env = envs.make(DUEL, board_radius=5)  # another rule: refused
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="differs from its own only in observation options"):
+        GuidedAgent(DUEL, policy, iterations=20).act(env.observe(env.agent_selection), env)
+
+
 def test_with_root_candidates_the_duel_searches_only_the_heuristic_placements_ismcts_searches():
     env, root, seat, candidates = _duel_position(seed=2, moves=6)
     assert 1 < np.count_nonzero(candidates) < len(env.legal_actions())

@@ -50,6 +50,9 @@ def test_the_reference_agents_join_only_where_the_shipped_file_fits_the_config()
     assert reference_fits("capivari")
     assert not reference_fits("kuhn_poker")  # none shipped
     assert not reference_fits("horizonte", {"num_players": 3})  # shipped for 4 players
+    # the Duel's file observes candidate rows without the boards: it plays the default observation too, not other rules
+    assert reference_fits("dorfromantik_duel") and reference_fits("dorfromantik_duel", {"placement_candidates": True})
+    assert not reference_fits("dorfromantik_duel", {"board_radius": 9})
     assert roster_for("kuhn_poker") == list(ROSTER)
 
 
