@@ -11,7 +11,7 @@ from envs.engine.observer import Observer, same_rules
 
 SMALL = {"dorfromantik_duel_v0": {"board_radius": 4}}  # a small board keeps the Duel's games quick
 GAMES = [spec.name for spec in envs.specs() if observation_knobs(envs.make(spec.name).game.config)]
-GAMES_PLAYED = {"capivari_v0": 300, "dorfromantik_duel_v0": 12}
+GAMES_PLAYED = {"capivari_v0": 300, "dorfromantik_duel_v0": 40}
 
 
 def _flipped(game: str) -> dict:
