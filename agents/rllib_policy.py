@@ -4,7 +4,8 @@
 training checkpoint (``tabuleiro train`` writes them under ``OUT/checkpoint``) or one RLModule's folder.
 A module trained in the candidate action space (``model_config["candidate_actions"]``: its action k is the
 k-th legal placement, ``envs.engine.candidate_actions``) is handed that space's mask and its choice mapped
-back to the game's action. A checkpoint is pickles (code): its files are checked against the manifest
+back to the game's action; at a table whose observation options differ from the training's it observes as the
+training did (``envs.engine.observer``). A checkpoint is pickles (code): its files are checked against the manifest
 `tabuleiro train` wrote (``agents.manifest``) before any is unpickled, and one without it is loaded only
 when trusted (``trust=true``).
 """
@@ -24,6 +25,7 @@ import torch
 import envs
 from agents.manifest import MANIFEST, CheckpointError, verify_checkpoint
 from envs.engine.candidate_actions import CandidateActions
+from envs.engine.observer import Observer, with_observation
 
 # where an Algorithm checkpoint keeps the trained module (RLlib's checkpoint layout, new API stack)
 MODULE_SUBDIR = ("learner_group", "learner", "rl_module")
@@ -63,6 +65,8 @@ class RLlibAgent:
             self.candidates = CandidateActions(choices - rows + placements, placements, rows)
         num_actions = self.candidates.num_actions if self.candidates is not None else choices
         self.sizes = (int(space[OBS_KEY].shape[0]), num_actions)  # in the game's terms
+        self._checked_game: Any = None
+        self._observer: Observer | None = None
         module.eval()
 
     def _check_sizes(self, obs_size: int, num_actions: int) -> None:
@@ -101,7 +105,23 @@ class RLlibAgent:
         full[view.placements :] = logits[view.rows :]
         return full
 
+    def _observe_as_trained(self, observation: dict[str, np.ndarray], env: Any) -> dict[str, np.ndarray]:
+        """The observation with the observation options the module was trained with (``trained_config``), where
+        the table's differ: its state observed as a table with them would (``envs.engine.observer``)."""
+        game = getattr(env, "game", None)
+        if not self.trained_config or game is None or not hasattr(game, "config"):
+            return observation
+        if game is not self._checked_game:
+            own = with_observation(game, self.trained_config)
+            self._observer = None if own is game or own.config == game.config else Observer(own, game)
+            self._checked_game = game
+        if self._observer is None:
+            return observation
+        seat = env.possible_agents.index(env.agent_selection)
+        return {**observation, "observation": self._observer.observe(env.core_state, seat)[0]}
+
     def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
+        observation = self._observe_as_trained(observation, env)
         mask = np.asarray(observation["action_mask"])
         self._check_sizes(np.asarray(observation["observation"]).shape[-1], mask.shape[-1])
         if not mask.any():

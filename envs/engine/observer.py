@@ -2,6 +2,7 @@
 (``knob(..., observation=True)``: pieces the rules never read) plays at a table whose config differs from its
 own in those knobs only, observing each state as its own config would."""
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,13 @@ def same_rules(a: Any, b: Any) -> bool:
     """Whether two engine ``Game`` s are one game under one set of rules (their configs may differ in observation
     options)."""
     return type(a) is type(b) and rules_config(a) == rules_config(b)
+
+
+def with_observation(game: Any, config: dict[str, Any]) -> Any:
+    """``game`` (an engine ``Game``) with the observation options ``config`` sets (its other keys ignored): the
+    same rules, observed as a policy trained with ``config`` was."""
+    options = {k: v for k, v in config.items() if k in observation_knobs(game.config)}
+    return type(game)(dataclasses.replace(game.config, **options)) if options else game
 
 
 class Observer:

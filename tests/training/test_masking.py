@@ -348,3 +348,36 @@ def test_sampled_actions_follow_the_masked_softmax_and_never_a_masked_action():
     # the ends of [0, 1): the first and the last legal action, never a masked one around them
     ends = sample_actions(logits[:1].repeat(2, 1), torch.tensor([0.0, 1.0 - 2**-24]))
     assert ends.tolist() == [49, 0]
+
+
+def test_a_policy_plays_a_table_that_differs_from_its_training_only_in_observation_options():
+    """Trained with the unseen cards in its observation, it plays a table without them as one with them: the same
+    games move for move; at a table with other rules it observes that table's own way."""
+    import envs
+    from agents.match import play_game
+    from agents.random_agent import RandomAgent
+    from agents.rllib_policy import RLlibAgent
+
+    game = envs.make("capivari_v0", observe_unseen=True).game
+    torch.manual_seed(0)
+    space = gym.spaces.Dict(
+        {
+            OBS_KEY: gym.spaces.Box(0, 1, (game.obs_size,), np.float32),
+            MASK_KEY: gym.spaces.Box(0, 1, (game.num_actions,), np.float32),
+        }
+    )
+    module = MaskedPPOTorchRLModule(
+        observation_space=space,
+        action_space=gym.spaces.Discrete(game.num_actions),
+        model_config=DefaultModelConfig(fcnet_hiddens=[16]),
+    )
+    played = []
+    for config in ({"observe_unseen": True}, {}):
+        agent = RLlibAgent(module, trained_config={"observe_unseen": True})
+        played.append(play_game(envs.make("capivari_v0", **config), [agent, RandomAgent(1)], 3, record_actions=True))
+    assert played[0].actions == played[1].actions and len(played[0].actions) > 10
+    agent = RLlibAgent(module, trained_config={"observe_unseen": True})
+    env = envs.make("capivari_v0", wins_needed=3)  # other rules: the unseen cards added to that table's view
+    env.reset(seed=0)
+    assert env.observe(env.agent_selection)["action_mask"][agent.act(env.observe(env.agent_selection), env)]
+    assert agent._observer.game.config.wins_needed == 3 and agent._observer.game.config.observe_unseen
