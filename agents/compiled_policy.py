@@ -45,7 +45,7 @@ import numpy as np
 import envs
 from envs.engine.candidate_actions import CandidateActions
 from envs.engine.config import config_json, observation_knobs
-from envs.engine.observer import Observer, same_rules
+from envs.engine.observer import Observer, with_observation
 from envs.engine.policy_net import (
     G_ACTIONS,
     G_PLACEMENTS,
@@ -320,12 +320,10 @@ def observer_for(policy: CompiledPolicy, game: Any, name: str) -> Observer | Non
     """How a policy observes a table of the engine ``Game`` ``game``: None if the table's config is the file's,
     an ``Observer`` with the file's observation options if only those differ; ValueError if the rules differ."""
     info = policy.info
-    if plays_game(info, game):
-        return None
     if envs.game_name(game.name) == envs.game_name(info.game):
-        own = envs.make(info.game, **info.game_config).game
-        if same_rules(own, game):
-            return Observer(own, game)
+        own = with_observation(game, info.game_config)  # the table's rules, the file's observation options
+        if game_config_of(own) == info.game_config:
+            return None if own is game else Observer(own, game)
     raise ValueError(
         f"{name} was exported for {info.game} with config {info.game_config}; this game is {game.name} with config "
         f"{game_config_of(game)} (it plays any config that differs from its own only in observation options: "

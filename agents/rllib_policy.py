@@ -113,7 +113,7 @@ class RLlibAgent:
             return observation
         if game is not self._checked_game:
             own = with_observation(game, self.trained_config)
-            self._observer = None if own is game or own.config == game.config else Observer(own, game)
+            self._observer = None if own is game else Observer(own, game)
             self._checked_game = game
         if self._observer is None:
             return observation

@@ -24,9 +24,10 @@ def same_rules(a: Any, b: Any) -> bool:
 
 def with_observation(game: Any, config: dict[str, Any]) -> Any:
     """``game`` (an engine ``Game``) with the observation options ``config`` sets (its other keys ignored): the
-    same rules, observed as a policy trained with ``config`` was."""
+    same rules, observed as a policy trained with ``config`` was; ``game`` itself if they are its own."""
     options = {k: v for k, v in config.items() if k in observation_knobs(game.config)}
-    return type(game)(dataclasses.replace(game.config, **options)) if options else game
+    changed = dataclasses.replace(game.config, **options)
+    return game if changed == game.config else type(game)(changed)
 
 
 class Observer:
