@@ -4,7 +4,10 @@
 when a game ends). At each move the expert's compiled search gives the root visit counts, one call a game
 (determinized: it never reads hidden state): ``guided``, the search guided by the network being trained
 (``agents.guided.GuidedAgent.search``), or ``ismcts``, plain IS-MCTS (``agents.ismcts.ISMCTSAgent.search``), a fixed
-expert the network learns to imitate. ``threads`` searches run side by side (the compiled loops release the GIL).
+expert the network learns to imitate; or ``network``, no search: the network's own argmax, a uniformly random legal
+move with probability ``epsilon`` (DouZero's Deep Monte Carlo, Zha et al. 2021: with ``policy_target="q"`` the
+network's outputs learn each move's return). ``threads`` searches run side by side (the compiled loops release the
+GIL).
 The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is the expert's move
 after: the most visited root action, or the best mean where the game's IS-MCTS plays by value (the Duel's). When a
 game ends, its decisions come out with their targets (``training.search_targets``): visit distributions (or, with
@@ -39,7 +42,7 @@ class Played:
     lengths: list[int] = field(default_factory=list)
 
 
-EXPERTS = ("guided", "ismcts")
+EXPERTS = ("guided", "ismcts", "network")
 
 
 class SelfPlay:
@@ -58,6 +61,7 @@ class SelfPlay:
         expert: str = "guided",
         threads: int = 1,
         policy_target: str = "visits",
+        epsilon: float = 0.0,
     ) -> None:
         if game.returns_range() is None:
             raise ValueError(f"training from search needs a game whose returns are bounded; {game.name} gives no range")
@@ -66,16 +70,23 @@ class SelfPlay:
         if policy_target not in POLICY_TARGETS:
             raise ValueError(f"unknown policy target {policy_target!r}; targets: {', '.join(POLICY_TARGETS)}")
         self.target = POLICY_TARGETS[policy_target]
+        self.target_is_move = policy_target == "q"  # the move played is the target (its return the Q's)
         self.game = game
+        self.policy = policy
+        self.epsilon = float(epsilon)
         threads = max(1, min(int(threads), games))
-        if expert == "guided":
+        if expert == "network":
+            if policy is None:
+                raise ValueError("the network expert needs a policy")
+            self.agents: list[Any] = []
+        elif expert == "guided":
             self.agents = [
                 GuidedAgent(game.name, policy, iterations=search_iterations, c_puct=c_puct, value_weight=value_weight)
                 for _ in range(threads)
             ]
         else:
             self.agents = [ISMCTSAgent(game.name, iterations=search_iterations) for _ in range(threads)]
-        if self.agents[0].plays_by_value and policy_target == "visits":
+        if self.agents and self.agents[0].plays_by_value and policy_target == "visits":
             raise ValueError(
                 f"{game.name}'s IS-MCTS plays the root action of best mean, not the most visited: its visits are not "
                 "its choice; learn its move with policy_target=best"
@@ -91,7 +102,9 @@ class SelfPlay:
         self.pending: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float]]] = [[] for _ in range(n)]
 
     def set_policy(self, policy: CompiledPolicy) -> None:
-        """Search with ``policy`` from the next move on (the same game and layout as before; ignored by ``ismcts``)."""
+        """Search (or play) with ``policy`` from the next move on (the same game and layout as before; ignored by
+        ``ismcts``)."""
+        self.policy = policy
         for agent in self.agents:
             if isinstance(agent, GuidedAgent):
                 agent.policy = policy
@@ -113,6 +126,19 @@ class SelfPlay:
         parts = self.pool.map(search, range(len(shares))) if self.pool else [search(0)]
         return {i: visits for part in parts for i, visits in part}
 
+    def _network_moves(self) -> np.ndarray:
+        """Every game's move by the network alone: its argmax, or with probability ``epsilon`` a uniformly random
+        legal move."""
+        policy = self.policy
+        masks = self.masks
+        module_masks = masks if policy.candidates is None else policy.candidates.masks(masks)
+        logits, _ = policy.forward(self.obs, module_masks)
+        choice = np.argmax(np.where(module_masks > 0, logits, -np.inf), axis=1)
+        moves = choice if policy.candidates is None else policy.candidates.game_actions(masks, choice)
+        for i in np.flatnonzero(self.rng.random(len(moves)) < self.epsilon):
+            moves[i] = self.rng.choice(np.flatnonzero(masks[i]))
+        return moves
+
     def play(self, moves: int) -> Played:
         """``moves`` moves in every game; the positions of the games that ended meanwhile."""
         rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
@@ -121,20 +147,28 @@ class SelfPlay:
         n = self.env.num_envs
         for _ in range(moves):
             actions = np.zeros(n, np.int64)
-            seeds = {i: int(self.rng.integers(2**63)) for i in range(n) if np.count_nonzero(self.masks[i]) > 1}
-            searched = self._searches(seeds)
+            if self.agents:
+                seeds = {i: int(self.rng.integers(2**63)) for i in range(n) if np.count_nonzero(self.masks[i]) > 1}
+                searched = self._searches(seeds)
+            else:
+                network = self._network_moves()
+                searched = {i: (None, int(network[i])) for i in range(n)}
             counts["searches"] += len(searched)
             for i in range(n):
                 mask = self.masks[i]
                 seat = int(self.seats[i])
-                if i in searched:
+                if i in searched and searched[i][0] is not None:
                     visits, move = searched[i]
+                    explore = self.moves[i] < self.temperature_moves
+                    actions[i] = draw_move(visits, mask, self.rng) if explore else move
+                elif i in searched:  # the network's move
+                    move = actions[i] = searched[i][1]
+                    visits = np.zeros(mask.shape[0])
                 else:  # one legal action
                     visits, move = (mask > 0).astype(np.float64), int(np.argmax(mask))
-                target = self.target(visits, mask, move)
+                    actions[i] = move
+                target = self.target(visits, mask, int(actions[i]) if self.target_is_move else move)
                 self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
-                explore = self.moves[i] < self.temperature_moves
-                actions[i] = draw_move(visits, mask, self.rng) if explore else move
                 self.moves[i] += 1
             counts["decisions"] += n
             self.obs, self.masks, self.seats, rewards, dones = self.env.step(actions)

@@ -38,7 +38,8 @@ def best_target(visits: np.ndarray, mask: np.ndarray, move: int | None = None) -
     return target
 
 
-POLICY_TARGETS = {"visits": visit_target, "best": best_target}
+# "q": the move played (one-hot, as "best"); the learner then fits that move's output to the return that followed
+POLICY_TARGETS = {"visits": visit_target, "best": best_target, "q": best_target}
 
 
 def candidate_targets(view: CandidateActions, mask: np.ndarray, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -78,12 +79,14 @@ class ReplayBuffer:
 
     def add(self, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
         """Append rows (the oldest are overwritten once full)."""
-        for k in range(len(value)):
-            i = self.next
-            self.obs[i], self.mask[i], self.policy[i], self.value[i] = obs[k], mask[k], policy[k], value[k]
-            self.next = (i + 1) % self.capacity
-            self.size = min(self.size + 1, self.capacity)
-        self.added += len(value)
+        n = len(value)
+        keep = min(n, self.capacity)  # more rows than the ring holds: only the newest stay
+        rows = (self.next + np.arange(n - keep, n) - (n - keep)) % self.capacity
+        for name, part in zip(_KEYS, (obs, mask, policy, value), strict=True):
+            getattr(self, name)[rows] = np.asarray(part)[n - keep :]
+        self.next = (self.next + keep) % self.capacity
+        self.size = min(self.size + keep, self.capacity)
+        self.added += n
 
     def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
         """``n`` positions drawn uniformly with replacement: obs, mask, policy, value."""

@@ -56,9 +56,13 @@ class SearchSettings:
     games: int = 32  # self-play games played side by side
     moves_per_iteration: int = 8  # moves in each game per iteration
     search_iterations: int = 64  # search iterations per move
-    expert: str = "guided"  # the search that plays and sets the targets: guided (by this network) or ismcts
+    # who plays and sets the targets: guided search (by this network), ismcts, or the network alone (epsilon-greedy)
+    expert: str = "guided"
     search_threads: int = 1  # searches run side by side in self-play (one a game at a time on each)
-    policy_target: str = "visits"  # what the policy learns: the root visit distribution, or "best": its argmax
+    # what the policy learns: the root visit distribution, "best": the expert's move, or "q": the outputs learn the
+    # return that followed each move played (Deep Monte Carlo; the policy is their argmax)
+    policy_target: str = "visits"
+    epsilon: float = 0.05  # the network expert's share of uniformly random moves
     c_puct: float = 1.5
     value_weight: float = 0.5  # the network's share of a leaf's value in the search (the rest: a random playout)
     temperature_moves: int = 12  # a game's first decisions drawn from the visits; argmax after
@@ -81,6 +85,7 @@ _BOUNDS: dict[str, tuple[type, float, float]] = {
     "search_threads": (int, 1, 256),
     "c_puct": (float, 0.0, 100.0),
     "value_weight": (float, 0.0, 1.0),
+    "epsilon": (float, 0.0, 1.0),
     "temperature_moves": (int, 0, 1_000_000),
     "buffer_size": (int, 1, 10_000_000),
     "min_buffer": (int, 1, 10_000_000),
@@ -134,6 +139,11 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
     target = values.get("policy_target", SearchSettings.policy_target)
     if target not in POLICY_TARGETS:
         raise ValueError(f"--set policy_target={target!r}: must be one of {', '.join(POLICY_TARGETS)}")
+    if expert == "network" and target != "q":
+        raise ValueError(
+            f"--set expert=network with policy_target={target!r}: the network would learn its own moves; "
+            "use policy_target=q (each move's output fitted to the return that followed it)"
+        )
     init = values.get("init_policy")
     if init is not None and not isinstance(init, str):
         raise ValueError(f"--set init_policy={init!r}: must be the path of a policy file (a string)")
@@ -214,7 +224,11 @@ class _Learner:
                 obs, mask, target, value = (torch.from_numpy(a) for a in self.buffer.sample(s.batch_size, rng))
                 logits, v = self.net(obs, mask.float())
                 logp = torch.log_softmax(logits, dim=-1).clamp_min(-1e30)  # masked: finite, times a 0 target
-                policy_loss = -(target * logp).sum(-1).mean()
+                if s.policy_target == "q":  # the played move's output against the return that followed it
+                    q = logits.gather(1, target.argmax(-1, keepdim=True)).squeeze(1)
+                    policy_loss = ((q - value) ** 2).mean()
+                else:
+                    policy_loss = -(target * logp).sum(-1).mean()
                 vf_loss = ((v - value) ** 2).mean()
                 loss = policy_loss + s.value_loss_weight * vf_loss
                 self.optimizer.zero_grad()
@@ -331,6 +345,7 @@ def _train(
         settings.expert,
         settings.search_threads,
         settings.policy_target,
+        settings.epsilon,
     )
     evaluation = _Evaluation(settings) if settings.eval_games > 0 else None
     rng = np.random.default_rng([settings.seed, state["iteration"], 0xE817])
