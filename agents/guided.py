@@ -25,7 +25,7 @@ MAX_DEPTH = 64  # levels a descent goes below the root before the network evalua
 DEFAULT_PRIOR_TEMPERATURE = 1.0  # the network's own softmax
 MAX_PRIOR_TEMPERATURE = 1000.0
 DEFAULT_NETWORK_DEPTH = MAX_DEPTH  # the network is asked at every level the descent reaches
-_CHUNK = 16  # iterations per compiled call under a time budget (one clock check each)
+_CHUNK = 16  # the first compiled call's iterations under a time budget (budget.spend sizes the later ones)
 
 
 def check_options(

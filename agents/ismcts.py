@@ -23,7 +23,7 @@ __all__ = [
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7  # UCB constant for utilities in [0, 1]; a game's SearchHooks may set its own
-_CHUNK = 64  # iterations per compiled call under a time budget (one clock check each)
+_CHUNK = 64  # the first compiled call's iterations under a time budget (budget.spend sizes the later ones)
 MAX_EXPLORATION = 100.0
 
 

@@ -40,17 +40,28 @@ def check_bounded(agent: str, name: str, value: Any, hi: float) -> None:
         raise ValueError(f"{agent} {name} must be >= 0 and at most {hi:g} (finite), got {value!r}")
 
 
+CALL_SECONDS = 0.001  # under a time budget, each compiled call is sized to run about this long (or what is left)
+
+
 def spend(iterations: int | None, seconds: float | None, chunk: int, run: Callable[[int, int], int]) -> int:
     """Spend a budget: ``run(done, count)`` runs up to ``count`` iterations after the ``done`` ones and returns how
-    many it ran; it is called until ``iterations`` are done, or with ``seconds``, ``chunk`` at a time until that
-    many seconds have passed. Returns the iterations done."""
+    many it ran; it is called until ``iterations`` are done, or with ``seconds`` until that many seconds have
+    passed: ``chunk`` iterations first, then as many as the rate so far fits in ``CALL_SECONDS`` or in the time
+    left, whichever is shorter (few calls, each a clock check, and little time past the deadline). Returns the
+    iterations done."""
+    if seconds is None:
+        done = 0
+        while done < iterations:
+            done += run(done, iterations - done)
+        return done
+    start = time.perf_counter()
+    deadline = start + seconds
     done = 0
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    count = chunk
     while True:
-        count = iterations - done if deadline is None else chunk
-        if count <= 0:
-            break
         done += run(done, count)
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
-    return done
+        now = time.perf_counter()
+        if now >= deadline:
+            return done
+        rate = done / (now - start) if now > start else 0.0
+        count = max(1, int(rate * min(CALL_SECONDS, deadline - now))) if done > 0 else chunk
