@@ -4,7 +4,8 @@ A template compiled once per game (``training.vector_env.opponent_kernel``, ``en
 names imported from ``envs.engine.contract`` are the game's own functions in each compiled copy.
 
 ``vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng,
-slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume, policy, bank) -> int``: one learner
+slot_cdf, opponent_slot, waiting, returns, scratch, played, played_count, resume, policy, bank, state_bytes,
+observe_patch) -> int``: one learner
 decision per game, then opponents until the learner's seat is to act again, the game is over, or an
 outside opponent is to act. ``actions[i] < 0`` starts game i from ``episode_seeds[i]``; a game with
 ``dones[i] == 1`` (finished by the previous call) ignores its action and starts again from ``rng_next``
@@ -12,7 +13,9 @@ of its finished state (the seed written to ``episode_seeds[i]``). Each start see
 splitmix64(seed ^ OPPONENT_SALT)`` and draws the game's opponent slot from the cumulative weights
 ``slot_cdf``: ``RANDOM_SLOT`` (uniformly random legal moves), ``HEURISTIC_SLOT`` (the game's
 ``heuristic_action``), ``POLICY_SLOT`` (a policy file's argmax or a sample of its masked softmax: ``policy`` is its
-``CompiledPolicy.kernel_args``, evaluated by ``envs.engine.policy_net`` on the acting seat's observation),
+``CompiledPolicy.kernel_args``, evaluated by ``envs.engine.policy_net`` on the acting seat's observation, made
+with the file's observation options: ``observe_patch`` rows ``(byte, value)`` set in ``state_bytes``, each game's
+record as bytes, while it observes, then restored),
 ``OUTSIDE_SLOT`` and above: compiled snapshots where ``bank`` (``training.policy_bank``) holds the slot's policy
 (a sample of its masked softmax), else decided in Python (the kernel sets ``waiting[i] = 1`` and stops; a call
 with ``resume=True`` plays ``actions[i]`` for each waiting game and goes on).
@@ -49,15 +52,29 @@ def start_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, retur
 
 
 @njit(cache=True)
-def policy_action(s, policy, mask, r, values):
+def observe_patched(s, record_bytes, patch, obs, mask):
+    """The acting seat's observation of ``s`` with the bytes ``patch[j, 0]`` of its record (``record_bytes``) set
+    to ``patch[j, 1]`` (another config's observation options), restored after."""
+    saved = np.empty(patch.shape[0], np.uint8)
+    for j in range(patch.shape[0]):
+        saved[j] = record_bytes[patch[j, 0]]
+        record_bytes[patch[j, 0]] = np.uint8(patch[j, 1])
+    observe_into(s, s.current, obs, mask)
+    for j in range(patch.shape[0]):
+        record_bytes[patch[j, 0]] = saved[j]
+
+
+@njit(cache=True)
+def policy_action(s, policy, mask, r, values, record_bytes, patch):
     """The policy's move for the seat to act: its best legal logit (``scalars[SC_GREEDY]``, the lowest action
-    on ties, as ``PolicyAgent``), else a sample of its softmax over the legal actions (``r``: the draw)."""
+    on ties, as ``PolicyAgent``), else a sample of its softmax over the legal actions (``r``: the draw); it
+    observes with ``patch`` applied (``observe_patched``; no rows: the table's own observation)."""
     params, layers, nets, spec, scalars, view = policy
     obs = np.zeros(spec[S_OBS], np.float32)
     module_mask = np.zeros(spec[S_OUT], np.float32)
     module_logits = np.zeros(spec[S_OUT], np.float32)
     logits = np.zeros(NUM_ACTIONS, np.float32)
-    observe_into(s, s.current, obs, mask)
+    observe_patched(s, record_bytes, patch, obs, mask)
     game_logits(params, layers, nets, spec, scalars, view, obs, mask, module_mask, module_logits, logits)
     top = -np.inf
     best = -1
@@ -100,21 +117,22 @@ def compiled_here(bank, slot):
 
 
 @njit(cache=True)
-def opponent_action(states, i, kind, mask, r, scratch, values, policy, bank):
-    """The compiled opponent's move in game i: the heuristic's, the policy's, a banked snapshot's, or a uniformly
-    random legal one."""
+def opponent_action(states, i, kind, mask, r, scratch, values, policy, bank, state_bytes, observe_patch):
+    """The compiled opponent's move in game i: the heuristic's, the policy's (observing with ``observe_patch``), a
+    banked snapshot's (the table's own observation), or a uniformly random legal one."""
     if kind == HEURISTIC_SLOT:
         return heuristic_action(states, i, states[i].current, mask, r, scratch, values)
     if kind == POLICY_SLOT:
-        return policy_action(states[i], policy, mask, r, values)
+        return policy_action(states[i], policy, mask, r, values, state_bytes[i], observe_patch)
     if kind >= OUTSIDE_SLOT:
-        return policy_action(states[i], banked_policy(bank, kind), mask, r, values)
+        return policy_action(states[i], banked_policy(bank, kind), mask, r, values, state_bytes[i], observe_patch[:0])
     return pick_random_action(states[i], mask, r)
 
 
 @njit(cache=True, parallel=True)
 def vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode_seeds, opponent_rng, slot_cdf,
-                   opponent_slot, waiting, returns, scratch, played, played_count, resume, policy, bank):  # fmt: skip
+                   opponent_slot, waiting, returns, scratch, played, played_count, resume, policy, bank, state_bytes,
+                   observe_patch):  # fmt: skip
     n = states.shape[0]
     bad = np.full(n, -1, np.int64)
     for i in prange(n):
@@ -162,7 +180,7 @@ def vector_advance(states, actions, learner_seat, rewards, dones, fresh, episode
                     break
                 r = splitmix64(opponent_rng[i])
                 opponent_rng[i] = r
-                a = opponent_action(states, i, kind, mask, r, scratch, values, policy, bank)
+                a = opponent_action(states, i, kind, mask, r, scratch, values, policy, bank, state_bytes, observe_patch)
                 if played_count[i] < played.shape[1]:
                     played[i, played_count[i]] = a
                 played_count[i] += 1

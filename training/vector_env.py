@@ -79,7 +79,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import envs
-from agents.compiled_policy import CompiledPolicy, game_config_of, load_policy
+from agents.compiled_policy import CompiledPolicy, load_policy, observer_for
 from agents.ismcts import ISMCTSAgent
 from envs.batch import BatchEnv, check_memory
 from envs.engine.aec import IllegalActionError
@@ -158,19 +158,25 @@ NO_POLICY = (
 
 
 def compiled_opponent(policy: Any, game: Any) -> CompiledPolicy | None:
-    """The ``policy`` opponent: None, a ``CompiledPolicy`` or a policy file's path, checked against ``game``'s
-    name and config (ValueError naming both otherwise)."""
+    """The ``policy`` opponent: None, a ``CompiledPolicy`` or a policy file's path, checked against ``game``: the
+    same game under the same rules (its observation options may differ: ``opponent_patch``); ValueError naming
+    both otherwise."""
     if policy is None:
         return None
     if not isinstance(policy, CompiledPolicy):
         policy = load_policy(policy, game.name)
-    here = game_config_of(game)
-    if envs.game_name(policy.game) != envs.game_name(game.name) or policy.info.game_config != here:
-        raise ValueError(
-            f"opponent policy {policy.source} was exported for {policy.game} with config "
-            f"{policy.info.game_config}; this env plays {game.name} with config {here}"
-        )
+    opponent_patch(policy, game)
     return policy
+
+
+def opponent_patch(policy: CompiledPolicy | None, game: Any) -> np.ndarray:
+    """The ``(byte, value)`` rows the kernel sets in a table's record while the policy observes it: its file's
+    observation options (none when the table's config is the file's); ValueError if the rules differ."""
+    observer = None if policy is None else observer_for(policy, game, f"opponent policy {policy.source}")
+    return NO_PATCH if observer is None else observer.byte_patch()
+
+
+NO_PATCH = np.zeros((0, 2), np.int64)
 
 
 def opponent_kernel(game_cls: type) -> Any:
@@ -222,6 +228,7 @@ class GameVectorEnv(VectorEnv):
         self._policy_args = (
             self.opponent_policy.opponent_args(opponent_greedy) if self.opponent_policy is not None else NO_POLICY
         )
+        self._observe_patch = opponent_patch(self.opponent_policy, self.game)
         self.has_compiled_heuristic = self.game.action_values_fn is not None
         self.opponent_search = (  # the ``search`` kind's IS-MCTS (None: the game has no search hooks)
             ISMCTSAgent(self.game.name, iterations=opponent_search_iterations)
@@ -621,7 +628,11 @@ class GameVectorEnv(VectorEnv):
             self._played_count[:] = 0
             games, rest = [a[idx] for a in games], [a[idx] for a in rest]
         with self.batch._threads():
-            bad = self._loop.vector_advance(*games, self._slot_cdf, *rest, resume, self._policy_args, self._bank)
+            states = games[0]
+            bad = self._loop.vector_advance(
+                *games, self._slot_cdf, *rest, resume, self._policy_args, self._bank,
+                states.view(np.uint8).reshape(len(states), -1), self._observe_patch,
+            )  # fmt: skip
         if rows is not None:
             for whole, part in zip(full, games + rest, strict=True):
                 whole[idx] = part

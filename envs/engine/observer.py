@@ -57,6 +57,16 @@ class Observer:
             copy[0][name] = value
         return copy
 
+    def byte_patch(self) -> np.ndarray:
+        """``(byte, value)`` rows (int64): the bytes of a table's record that ``record`` sets, so compiled code can
+        observe a table's record in place as ``game`` (``training.opponent_loop.observe_patched``)."""
+        dtype = self._copy.dtype
+        rows = []
+        for name, value in self._fields:
+            field, offset = dtype.fields[name][:2]
+            rows += [(offset + k, b) for k, b in enumerate(np.array(value, field).tobytes())]
+        return np.array(rows, np.int64).reshape(-1, 2)
+
     def observe(self, state: Any, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """``(observation, mask)`` of ``seat`` at a table ``state``, as ``game`` observes it (fresh arrays)."""
         return self.game.observe_fn(self.record(state)[0], seat)

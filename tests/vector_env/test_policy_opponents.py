@@ -1,6 +1,7 @@
 """Policy files as opponents inside the vector env's kernel: they play what their logits say (a policy that
 always bets bets at every turn of Kuhn poker), only legal moves in every game, sampled as the softmax says,
-and a file for another game or config is refused."""
+a file with other observation options plays as it would at its own table, and a file for another game or other
+rules is refused."""
 
 import numpy as np
 import pytest
@@ -66,9 +67,28 @@ def test_policy_opponents_play_only_legal_moves(game, tmp_path):
     assert stats["opponents"]["policy"]["games"] >= 1 and stats["decisions"] > stats["learner_decisions"]
 
 
-def test_a_policy_for_another_game_or_config_is_refused(tmp_path):
+@pytest.mark.parametrize(
+    ("game", "file_config", "table_config"),
+    [
+        ("capivari_v0", {"observe_unseen": True, "observe_afterstates": True}, {"observe_margins": True}),
+        (DUEL, DUEL_CONFIG, {"board_radius": 4}),  # the table observes the boards and no placement candidates
+    ],
+)
+def test_a_file_with_other_observation_options_plays_as_at_its_own_table(game, file_config, table_config, tmp_path):
+    arrays = candidate_arrays(file_config) if game == DUEL else mlp_arrays(game, file_config)
+    path = save_policy(arrays, tmp_path / "opponent.npz")
+    tables = [
+        GameVectorEnv(game, 8, opponents="policy", opponent_policy=path, record_opponent_actions=True, **config)
+        for config in (file_config, table_config)
+    ]
+    played = [_play(env, 40, seed=5) for env in tables]
+    assert len(played[0]) > 100
+    assert played[1] == played[0]  # the same moves: it observed the table's records as its own config does
+
+
+def test_a_policy_for_another_game_or_rules_is_refused(tmp_path):
     path = save_policy(mlp_arrays("capivari_v0"), tmp_path / "capivari.npz")
     with pytest.raises(ValueError, match="exported for capivari_v0"):
         GameVectorEnv("horizonte_v0", 2, opponents="policy", opponent_policy=path)
-    with pytest.raises(ValueError, match="exported for"):
+    with pytest.raises(ValueError, match="exported for .* only in observation options"):  # another board radius
         GameVectorEnv(DUEL, 2, opponents="policy", opponent_policy=save_policy(candidate_arrays(), tmp_path / "d.npz"))
