@@ -157,16 +157,15 @@ class SelfPlay:
             for i in range(n):
                 mask = self.masks[i]
                 seat = int(self.seats[i])
-                if i in searched and searched[i][0] is not None:
+                if i in searched:
                     visits, move = searched[i]
-                    explore = self.moves[i] < self.temperature_moves
-                    actions[i] = draw_move(visits, mask, self.rng) if explore else move
-                elif i in searched:  # the network's move
-                    move = actions[i] = searched[i][1]
-                    visits = np.zeros(mask.shape[0])
                 else:  # one legal action
                     visits, move = (mask > 0).astype(np.float64), int(np.argmax(mask))
-                    actions[i] = move
+                if visits is None:  # the network's own move (epsilon-greedy already)
+                    visits, actions[i] = np.zeros(mask.shape[0]), move
+                else:
+                    explore = self.moves[i] < self.temperature_moves
+                    actions[i] = draw_move(visits, mask, self.rng) if explore else move
                 target = self.target(visits, mask, int(actions[i]) if self.target_is_move else move)
                 self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
                 self.moves[i] += 1
