@@ -55,6 +55,9 @@ def start_game(s, i, episode_seeds, opponent_rng, slot_cdf, opponent_slot, retur
 def observe_patched(s, record_bytes, patch, obs, mask):
     """The acting seat's observation of ``s`` with the bytes ``patch[j, 0]`` of its record (``record_bytes``) set
     to ``patch[j, 1]`` (another config's observation options), restored after."""
+    if patch.shape[0] == 0:  # the table's own observation options
+        observe_into(s, s.current, obs, mask)
+        return
     saved = np.empty(patch.shape[0], np.uint8)
     for j in range(patch.shape[0]):
         saved[j] = record_bytes[patch[j, 0]]

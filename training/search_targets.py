@@ -81,7 +81,7 @@ class ReplayBuffer:
         """Append rows (the oldest are overwritten once full)."""
         n = len(value)
         keep = min(n, self.capacity)  # more rows than the ring holds: only the newest stay
-        rows = (self.next + np.arange(n - keep, n) - (n - keep)) % self.capacity
+        rows = (self.next + np.arange(keep)) % self.capacity
         for name, part in zip(_KEYS, (obs, mask, policy, value), strict=True):
             getattr(self, name)[rows] = np.asarray(part)[n - keep :]
         self.next = (self.next + keep) % self.capacity

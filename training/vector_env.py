@@ -79,7 +79,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import envs
-from agents.compiled_policy import CompiledPolicy, load_policy, observer_for
+from agents.compiled_policy import CompiledPolicy, game_config_of, load_policy, observer_for
 from agents.ismcts import ISMCTSAgent
 from envs.batch import BatchEnv, check_memory
 from envs.engine.aec import IllegalActionError
@@ -157,23 +157,16 @@ NO_POLICY = (
 )
 
 
-def compiled_opponent(policy: Any, game: Any) -> CompiledPolicy | None:
-    """The ``policy`` opponent: None, a ``CompiledPolicy`` or a policy file's path, checked against ``game``: the
-    same game under the same rules (its observation options may differ: ``opponent_patch``); ValueError naming
-    both otherwise."""
+def compiled_opponent(policy: Any, game: Any) -> tuple[CompiledPolicy | None, np.ndarray]:
+    """The ``policy`` opponent (None, a ``CompiledPolicy`` or a policy file's path) checked against ``game``, with
+    the ``(byte, value)`` rows the kernel sets in a table's record while it observes: its file's observation
+    options (none when the table's config is the file's); ValueError if the game or its rules differ."""
     if policy is None:
-        return None
+        return None, NO_PATCH
     if not isinstance(policy, CompiledPolicy):
         policy = load_policy(policy, game.name)
-    opponent_patch(policy, game)
-    return policy
-
-
-def opponent_patch(policy: CompiledPolicy | None, game: Any) -> np.ndarray:
-    """The ``(byte, value)`` rows the kernel sets in a table's record while the policy observes it: its file's
-    observation options (none when the table's config is the file's); ValueError if the rules differ."""
-    observer = None if policy is None else observer_for(policy, game, f"opponent policy {policy.source}")
-    return NO_PATCH if observer is None else observer.byte_patch()
+    observer = observer_for(policy, game, f"opponent policy {policy.source}")
+    return policy, NO_PATCH if observer is None else observer.byte_patch()
 
 
 NO_PATCH = np.zeros((0, 2), np.int64)
@@ -224,11 +217,10 @@ class GameVectorEnv(VectorEnv):
         self.num_players = self.game.num_players
         self._k = self.batch._k
         self._loop = opponent_kernel(type(self.game))
-        self.opponent_policy = compiled_opponent(opponent_policy, self.game)
+        self.opponent_policy, self._observe_patch = compiled_opponent(opponent_policy, self.game)
         self._policy_args = (
             self.opponent_policy.opponent_args(opponent_greedy) if self.opponent_policy is not None else NO_POLICY
         )
-        self._observe_patch = opponent_patch(self.opponent_policy, self.game)
         self.has_compiled_heuristic = self.game.action_values_fn is not None
         self.opponent_search = (  # the ``search`` kind's IS-MCTS (None: the game has no search hooks)
             ISMCTSAgent(self.game.name, iterations=opponent_search_iterations)
@@ -310,7 +302,12 @@ class GameVectorEnv(VectorEnv):
     def add_snapshot(self, name: str, policy: Policy, compiled: CompiledPolicy | None = None) -> None:
         """Add (or replace) a frozen copy of the learner; snapshots share the ``snapshot`` weight equally.
         With ``compiled`` (the same network as a ``CompiledPolicy`` of this game and config) the kernel plays it."""
-        compiled = compiled_opponent(compiled, self.game)
+        compiled, patch = compiled_opponent(compiled, self.game)
+        if len(patch):  # the bank's snapshots observe the table's records as they are
+            raise ValueError(
+                f"compiled snapshot {name}: exported with other observation options than this env's "
+                f"{self.game.name} (config {game_config_of(self.game)}); a snapshot must be of this game and config"
+            )
         if name not in self.snapshots:
             self.snapshots.append(name)
         self.policies[name] = policy

@@ -75,3 +75,12 @@ def test_a_compiled_snapshot_of_another_game_is_refused():
     with pytest.raises(ValueError, match="exported for capivari_v0"):
         env.add_snapshot("main_v1", _never_called, compiled=CompiledPolicy(mlp_arrays("capivari_v0")))
     assert env.snapshots == [] and env.compiled_snapshots == {}
+
+
+def test_a_compiled_snapshot_with_other_observation_options_is_refused():
+    env = GameVectorEnv("capivari_v0", 2, opponents="snapshot")  # the bank observes the table's records as they are
+    with pytest.raises(ValueError, match="other observation options"):
+        env.add_snapshot(
+            "main_v1", _never_called, compiled=CompiledPolicy(mlp_arrays("capivari_v0", {"observe_unseen": True}))
+        )
+    assert env.snapshots == [] and env.compiled_snapshots == {}
