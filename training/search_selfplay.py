@@ -7,7 +7,11 @@ when a game ends). At each move the expert's compiled search gives the root visi
 expert the network learns to imitate; or ``network``, no search: the network's own argmax, a uniformly random legal
 move with probability ``epsilon`` (DouZero's Deep Monte Carlo, Zha et al. 2021: with ``policy_target="q"`` the
 network's outputs learn each move's return). ``threads`` searches run side by side (the compiled loops release the
-GIL).
+GIL). With ``policy_target="values"`` (``ismcts`` only) the target is each searched root move's mean utility on [-1, 1]
+(NaN for moves not searched): the network's outputs learn the search's action values, as Ruoss et al. 2024 trained a
+chess policy without search on Stockfish's. ``network_share`` of the searched decisions play the network's argmax
+instead of the expert's move, still labelled by the search (DAgger, Ross et al. 2011: the positions the network
+reaches).
 The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is the expert's move
 after: the most visited root action, or the best mean where the game's IS-MCTS plays by value (the Duel's). When a
 game ends, its decisions come out with their targets (``training.search_targets``): visit distributions (or, with
@@ -62,6 +66,7 @@ class SelfPlay:
         threads: int = 1,
         policy_target: str = "visits",
         epsilon: float = 0.0,
+        network_share: float = 0.0,
     ) -> None:
         if game.returns_range() is None:
             raise ValueError(f"training from search needs a game whose returns are bounded; {game.name} gives no range")
@@ -69,8 +74,19 @@ class SelfPlay:
             raise ValueError(f"unknown expert {expert!r}; experts: {', '.join(EXPERTS)}")
         if policy_target not in POLICY_TARGETS:
             raise ValueError(f"unknown policy target {policy_target!r}; targets: {', '.join(POLICY_TARGETS)}")
+        if policy_target == "values" and expert != "ismcts":
+            raise ValueError(
+                f"policy_target='values' learns IS-MCTS's root means: the expert must be ismcts, not {expert!r}"
+            )
+        if network_share > 0 and (expert == "network" or policy is None):
+            raise ValueError(
+                "network_share plays the network's moves among a search expert's: give a policy and a search"
+            )
         self.target = POLICY_TARGETS[policy_target]
         self.target_is_move = policy_target == "q"  # the move played is the target (its return the Q's)
+        self.target_is_values = policy_target == "values"
+        self.values = np.full((games, game.num_actions), np.nan, np.float32)  # the last search's means, per game
+        self.network_share = float(network_share)
         self.game = game
         self.policy = policy
         self.epsilon = float(epsilon)
@@ -110,8 +126,9 @@ class SelfPlay:
                 agent.policy = policy
 
     def _searches(self, seeds: dict[int, int]) -> dict[int, tuple[np.ndarray, int]]:
-        """Root visits and the expert's move of each game in ``seeds`` (game -> search seed), the games split among
-        the threads (the move read right after its search: a by-value expert keeps the last search's means)."""
+        """Root visits (or, for ``policy_target="values"``, root means) and the expert's move of each game in
+        ``seeds`` (game -> search seed), the games split among the threads (the move read right after its search: a
+        by-value expert keeps the last search's means)."""
         games = sorted(seeds)
         shares = [games[k :: len(self.agents)] for k in range(len(self.agents))]
 
@@ -120,7 +137,10 @@ class SelfPlay:
             out = []
             for i in shares[k]:
                 visits = agent.search(self.env.states[i : i + 1], int(self.seats[i]), self.game, seeds[i])
-                out.append((i, (visits, agent.move_of(visits, self.masks[i]))))
+                move = agent.move_of(visits, self.masks[i])
+                if self.target_is_values:  # read before the thread's next search
+                    self.values[i] = np.where(visits > 0, 2.0 * agent.last_values - 1.0, np.nan)
+                out.append((i, (visits, move)))
             return out
 
         parts = self.pool.map(search, range(len(shares))) if self.pool else [search(0)]
@@ -153,6 +173,9 @@ class SelfPlay:
             else:
                 network = self._network_moves()
                 searched = {i: (None, int(network[i])) for i in range(n)}
+            if self.agents and self.network_share > 0:
+                network = self._network_moves()
+                plays = self.rng.random(n) < self.network_share
             counts["searches"] += len(searched)
             for i in range(n):
                 mask = self.masks[i]
@@ -166,7 +189,12 @@ class SelfPlay:
                 else:
                     explore = self.moves[i] < self.temperature_moves
                     actions[i] = draw_move(visits, mask, self.rng) if explore else move
-                target = self.target(visits, mask, int(actions[i]) if self.target_is_move else move)
+                    if self.network_share > 0 and i in searched and not explore and plays[i]:
+                        actions[i] = network[i]
+                if self.target_is_values:  # no target where only one action was legal
+                    target = self.values[i].copy() if i in searched else np.full(mask.shape[0], np.nan, np.float32)
+                else:
+                    target = self.target(visits, mask, int(actions[i]) if self.target_is_move else move)
                 self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
                 self.moves[i] += 1
             counts["decisions"] += n

@@ -38,8 +38,9 @@ def best_target(visits: np.ndarray, mask: np.ndarray, move: int | None = None) -
     return target
 
 
-# "q": the move played (one-hot, as "best"); the learner then fits that move's output to the return that followed
-POLICY_TARGETS = {"visits": visit_target, "best": best_target, "q": best_target}
+# "q": the move played (one-hot, as "best"); the learner then fits that move's output to the return that followed.
+# "values": each searched move's mean (NaN elsewhere), read by self-play from IS-MCTS itself, not from the visits
+POLICY_TARGETS = {"visits": visit_target, "best": best_target, "q": best_target, "values": visit_target}
 
 
 def candidate_targets(view: CandidateActions, mask: np.ndarray, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -60,9 +60,11 @@ class SearchSettings:
     expert: str = "guided"
     search_threads: int = 1  # searches run side by side in self-play (one a game at a time on each)
     # what the policy learns: the root visit distribution, "best": the expert's move, or "q": the outputs learn the
-    # return that followed each move played (Deep Monte Carlo; the policy is their argmax)
+    # return that followed each move played (Deep Monte Carlo; the policy is their argmax), or "values": the outputs
+    # learn IS-MCTS's mean utility of each root move (expert=ismcts; the policy is their argmax)
     policy_target: str = "visits"
-    epsilon: float = 0.05  # the network expert's share of uniformly random moves
+    epsilon: float = 0.05  # the network's share of uniformly random moves where it plays
+    network_share: float = 0.0  # searched decisions played by the network's argmax, the search still the target
     c_puct: float = 1.5
     value_weight: float = 0.5  # the network's share of a leaf's value in the search (the rest: a random playout)
     temperature_moves: int = 12  # a game's first decisions drawn from the visits; argmax after
@@ -86,6 +88,7 @@ _BOUNDS: dict[str, tuple[type, float, float]] = {
     "c_puct": (float, 0.0, 100.0),
     "value_weight": (float, 0.0, 1.0),
     "epsilon": (float, 0.0, 1.0),
+    "network_share": (float, 0.0, 1.0),
     "temperature_moves": (int, 0, 1_000_000),
     "buffer_size": (int, 1, 10_000_000),
     "min_buffer": (int, 1, 10_000_000),
@@ -144,6 +147,10 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
             f"--set expert=network with policy_target={target!r}: the network would learn its own moves; "
             "use policy_target=q (each move's output fitted to the return that followed it)"
         )
+    if target == "values" and expert != "ismcts":
+        raise ValueError(f"--set policy_target=values learns IS-MCTS's root means: needs expert=ismcts, not {expert!r}")
+    if values.get("network_share", 0) and expert == "network":
+        raise ValueError("--set network_share: the network already plays every move with expert=network")
     init = values.get("init_policy")
     if init is not None and not isinstance(init, str):
         raise ValueError(f"--set init_policy={init!r}: must be the path of a policy file (a string)")
@@ -227,6 +234,10 @@ class _Learner:
                 if s.policy_target == "q":  # the played move's output against the return that followed it
                     q = logits.gather(1, target.argmax(-1, keepdim=True)).squeeze(1)
                     policy_loss = ((q - value) ** 2).mean()
+                elif s.policy_target == "values":  # each searched move's output against the search's mean
+                    known = torch.isfinite(target) & (mask > 0)
+                    error = torch.where(known, logits - torch.nan_to_num(target), 0.0)
+                    policy_loss = (error**2).sum() / known.sum().clamp_min(1)
                 else:
                     policy_loss = -(target * logp).sum(-1).mean()
                 vf_loss = ((v - value) ** 2).mean()
@@ -346,6 +357,7 @@ def _train(
         settings.search_threads,
         settings.policy_target,
         settings.epsilon,
+        settings.network_share,
     )
     evaluation = _Evaluation(settings) if settings.eval_games > 0 else None
     rng = np.random.default_rng([settings.seed, state["iteration"], 0xE817])

@@ -72,14 +72,14 @@ def test_the_q_target_moves_the_played_moves_output_to_the_return_that_followed_
     assert abs(float(logits[0, 5]) - 0.75) < 0.05 < abs(float(before[0, 5]) - 0.75)
 
 
-def test_a_tiny_run_with_the_afterstate_rows_writes_a_policy_file_that_plays(tmp_path):
+def tiny_afterstate_run(out, values: dict) -> dict:
+    """Two iterations of training from search with ``values`` at the afterstate rows' table; the run's metadata,
+    after its ``policy.npz`` has played 20 legal moves."""
     from training.search_training import checked_settings, train_from_search
 
-    out = tmp_path / "run"
     meta = train_from_search(
-        checked_settings("capivari", AFTERSTATES, 0, TINY), out, iterations=2, checkpoint_every=1, echo=lambda x: None
+        checked_settings("capivari", AFTERSTATES, 0, values), out, iterations=2, checkpoint_every=1, echo=lambda x: None
     )
-    assert meta["iteration"] == 2 and meta["settings"]["expert"] == "network"
     env = envs.make("capivari", **AFTERSTATES)
     env.reset(seed=3)
     for _ in range(20):
@@ -87,6 +87,12 @@ def test_a_tiny_run_with_the_afterstate_rows_writes_a_policy_file_that_plays(tmp
         action = load_agent(out, "capivari").act(observation, env)
         assert observation["action_mask"][action]
         env.step(action)
+    return meta
+
+
+def test_a_tiny_run_with_the_afterstate_rows_writes_a_policy_file_that_plays(tmp_path):
+    meta = tiny_afterstate_run(tmp_path / "run", TINY)
+    assert meta["iteration"] == 2 and meta["settings"]["expert"] == "network"
 
 
 @pytest.mark.parametrize(
