@@ -10,10 +10,11 @@ turns taken in the current round (0-13), in the Duel the turns of the game (both
 import argparse
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 import envs
 from agents.arena import game_seed, rotation
@@ -23,6 +24,7 @@ from agents.results import wilson_interval
 from envs.files import write_atomic
 
 MAX_TURN = 10_000  # a bound for --turns, above any game's turns
+CHUNK = 10  # games a worker plays per task (the progress bar moves by them)
 
 
 class SearchOnTurns:
@@ -89,9 +91,14 @@ def measure(
     rows = []
     with ProcessPoolExecutor(workers) as pool:
         for first, last in turns:
-            parts = [list(range(k, games, workers)) for k in range(workers)]
-            counts = list(pool.map(_wins, [(game, policy, search, first, last, seed, p) for p in parts]))
-            wins, draws = (sum(c[k] for c in counts) for k in (0, 1))
+            parts = [list(range(k, min(k + CHUNK, games))) for k in range(0, games, CHUNK)]
+            jobs = {pool.submit(_wins, (game, policy, search, first, last, seed, p)): len(p) for p in parts}
+            wins = draws = 0
+            with tqdm(total=games, desc=f"turns {first}-{last}", unit="game", file=sys.stderr) as bar:
+                for job in as_completed(jobs):
+                    won, drawn = job.result()
+                    wins, draws = wins + won, draws + drawn
+                    bar.update(jobs[job])
             low, high = wilson_interval(wins, games)
             rows.append({"searched_turns": [first, last], "games": games, "wins": wins, "draws": draws,
                          "win_rate": wins / games, "ci95": [low, high]})  # fmt: skip
