@@ -1,10 +1,12 @@
 """Which turns a policy loses on: the policy hands the moves of some turns to a search agent and plays that search
 agent. If searching turns a-b brings the mixed player from the policy's win rate up to 50% (the search against
-itself), the policy's loss lies in those turns. A turn is the game record's public ``turn`` counter: in Capivari the
-turns taken in the current round (0-13), in the Duel the turns of the game (both seats place each turn).
+itself), the policy's loss lies in those turns. A turn is read from the observation: the piece ``--turn-piece``
+times ``--turn-scale`` (Capivari's ``turns_taken`` x 14: the turns taken in the current round, 0-13; the Duel's
+``turn`` x 100: the turns of the game, both seats placing in each).
 
     python -m benchmarks.search_turns --policy policy:reference --search ismcts:iterations=1000 --turns 0-4 4-10 10-14
-    python -m benchmarks.search_turns --game dorfromantik_duel --search ismcts:iterations=200 --turns 0-20 20-58
+    python -m benchmarks.search_turns --game dorfromantik_duel --turn-piece turn --turn-scale 100 \
+        --search ismcts:iterations=200 --turns 0-20 20-58
 """
 
 import argparse
@@ -28,33 +30,36 @@ CHUNK = 10  # games a worker plays per task (the progress bar moves by them)
 
 
 class SearchOnTurns:
-    """The policy's move, except on turns ``first`` to ``last - 1`` (counted from 0), the search's. It reads the
-    record's ``turn``, a counter every seat sees, and nothing else of the state."""
+    """The policy's move, except on turns ``first`` to ``last - 1`` (counted from 0), the search's; the turn is the
+    observation's number at ``offset`` times ``scale``."""
 
-    def __init__(self, game: str, policy: str, search: str, first: int, last: int, seed: int | None) -> None:
+    def __init__(
+        self, game: str, policy: str, search: str, turns: tuple[int, int], turn_at: tuple[int, float], seed: int | None
+    ) -> None:
         self.policy = make_agent(policy, game, seed)
         self.search = make_agent(search, game, seed)
-        self.first, self.last = first, last
-        self.name = f"search on turns {first}-{last}"
+        self.first, self.last = turns
+        self.offset, self.scale = turn_at
+        self.name = f"search on turns {self.first}-{self.last}"
 
     def reset(self, seed: int | None = None) -> None:
         self.policy.reset(seed)
         self.search.reset(seed)
 
     def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
-        turn = int(env.core_state["turn"])
+        turn = int(round(float(observation["observation"][self.offset]) * self.scale))
         agent = self.search if self.first <= turn < self.last else self.policy
         return agent.act(observation, env)
 
 
-def _wins(task: tuple[str, str, str, int, int, int, list[int]]) -> tuple[int, int]:
+def _wins(task: tuple[str, str, str, tuple[int, int], tuple[int, float], int, list[int]]) -> tuple[int, int]:
     """Games won and drawn by the mixed player among ``indices`` (arena seeds and seat rotation)."""
-    game, policy, search, first, last, seed, indices = task
+    game, policy, search, turns, turn_at, seed, indices = task
     env = envs.make(game)
     wins = draws = 0
     for g in indices:
         deal = game_seed(seed, g, 2)
-        lineup = [SearchOnTurns(game, policy, search, first, last, deal), make_agent(search, game, deal + 1)]
+        lineup = [SearchOnTurns(game, policy, search, turns, turn_at, deal), make_agent(search, game, deal + 1)]
         seats = [lineup[p] for p in rotation(g, 2)]
         result = play_game(env, seats, deal)
         mine = rotation(g, 2).index(0)
@@ -79,20 +84,26 @@ def measure(
     workers: int = 2,
     seed: int = 1,
     game: str = "capivari",
+    turn_piece: str = "turns_taken",
+    turn_scale: float = 14.0,
 ) -> list[dict[str, Any]]:
     """The mixed player's wins against ``search`` for each range of searched turns, ``games`` games each; ValueError
-    for a game of other than two seats or without a ``turn`` counter in its record."""
+    for a game of other than two seats or without a one-number observation piece ``turn_piece``."""
     check_spec(policy)
     check_spec(search)
-    env = envs.make(game)
-    env.reset(seed=0)
-    if len(env.possible_agents) != 2 or "turn" not in (env.core_state.dtype.names or ()):
-        raise ValueError(f"{game}: search_turns needs a two-seat game whose record counts its turns ('turn')")
+    g = envs.make(game)
+    layout = g.game.observation_layout()
+    if len(g.possible_agents) != 2:
+        raise ValueError(f"{game} seats {len(g.possible_agents)} players: search_turns plays two-seat games")
+    if turn_piece not in layout.names() or layout.length(turn_piece) != 1:
+        raise ValueError(f"{game}: no one-number observation piece {turn_piece!r} to read the turn from")
+    turn_at = (int(layout.offset(turn_piece)), float(turn_scale))
     rows = []
     with ProcessPoolExecutor(workers) as pool:
         for first, last in turns:
             parts = [list(range(k, min(k + CHUNK, games))) for k in range(0, games, CHUNK)]
-            jobs = {pool.submit(_wins, (game, policy, search, first, last, seed, p)): len(p) for p in parts}
+            task = (game, policy, search, (first, last), turn_at, seed)
+            jobs = {pool.submit(_wins, (*task, p)): len(p) for p in parts}
             wins = draws = 0
             with tqdm(total=games, desc=f"turns {first}-{last}", unit="game", file=sys.stderr) as bar:
                 for job in as_completed(jobs):
@@ -109,7 +120,9 @@ def measure(
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="capivari", help="a two-seat game whose record counts turns")
+    p.add_argument("--game", default="capivari", help="a two-seat game")
+    p.add_argument("--turn-piece", default="turns_taken", help="the observation piece that counts turns")
+    p.add_argument("--turn-scale", type=float, default=14.0, help="the piece's number times this is the turn")
     p.add_argument("--policy", default="policy:reference", help="the agent whose turns are handed over (a spec)")
     p.add_argument("--search", default="ismcts:iterations=1000", help="the search: opponent and stand-in (a spec)")
     p.add_argument("--turns", nargs="+", type=parse_turns, default=[(0, 0), (0, MAX_TURN)], help="ranges a-b to search")
@@ -121,10 +134,11 @@ def main(argv: list[str] | None = None) -> None:
     if a.games < 2 or a.games % 2 or a.workers < 1:
         p.error("--games must be even and at least 2 (both seats of each deal); --workers at least 1")
     try:
-        rows = measure(a.policy, a.search, a.turns, a.games, a.workers, a.seed, a.game)
+        rows = measure(a.policy, a.search, a.turns, a.games, a.workers, a.seed, a.game, a.turn_piece, a.turn_scale)
     except ValueError as exc:
         p.error(str(exc))
-    text = json.dumps({"game": a.game, "policy": a.policy, "search": a.search, "seed": a.seed, "rows": rows}, indent=1)
+    head = {"game": a.game, "policy": a.policy, "search": a.search, "seed": a.seed, "turn_piece": a.turn_piece}
+    text = json.dumps(head | {"turn_scale": a.turn_scale, "rows": rows}, indent=1)
     if a.json:
         write_atomic(a.json, text + "\n")
     print(text)
