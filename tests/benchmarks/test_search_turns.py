@@ -30,7 +30,10 @@ def test_the_duels_turns_are_its_game_turns():
 
 @pytest.mark.parametrize(
     ("game", "piece", "message"),
-    [("horizonte", "turns_taken", "plays two-seat games"), ("capivari", "river_capybaras", "no one-number observation")],
+    [
+        ("horizonte", "turns_taken", "plays two-seat games"),
+        ("capivari", "river_capybaras", "no one-number observation"),
+    ],
 )
 def test_a_game_without_two_seats_or_a_turn_piece_is_refused(game, piece, message):
     with pytest.raises(ValueError, match=message):
