@@ -26,10 +26,13 @@ def self_play(games: int, seed: int, **options):
 def test_the_target_is_each_searched_moves_mean_and_nothing_elsewhere():
     game, _, selfplay = self_play(3, seed=2, policy_target="values")
     state, seat, mask = selfplay.env.states[0:1].copy(), int(selfplay.seats[0]), selfplay.masks[0].copy()
+    start = selfplay.obs[0].copy()
     seed = int(np.random.default_rng([2, 0x5E1F]).integers(2**63))  # self-play's first search seed for game 0
     played = selfplay.play(60)
     assert played.games >= 3
-    first = played.policy[0]
+    rows = [i for i, obs in enumerate(played.obs) if np.array_equal(obs, start)]
+    assert len(rows) == 1  # game 0's first position (its match ended within the 60 moves)
+    first = played.policy[rows[0]]
     expert = ISMCTSAgent("capivari", iterations=60)
     visits = expert.search(state, seat, game, seed)
     searched = visits > 0
