@@ -85,7 +85,6 @@ class SelfPlay:
         self.target = POLICY_TARGETS[policy_target]
         self.target_is_move = policy_target == "q"  # the move played is the target (its return the Q's)
         self.target_is_values = policy_target == "values"
-        self.values = np.full((games, game.num_actions), np.nan, np.float32)  # the last search's means, per game
         self.network_share = float(network_share)
         self.game = game
         self.policy = policy
@@ -125,22 +124,23 @@ class SelfPlay:
             if isinstance(agent, GuidedAgent):
                 agent.policy = policy
 
-    def _searches(self, seeds: dict[int, int]) -> dict[int, tuple[np.ndarray, int]]:
-        """Root visits (or, for ``policy_target="values"``, root means) and the expert's move of each game in
-        ``seeds`` (game -> search seed), the games split among the threads (the move read right after its search: a
-        by-value expert keeps the last search's means)."""
+    def _searches(self, seeds: dict[int, int]) -> dict[int, tuple[np.ndarray, int, np.ndarray | None]]:
+        """Root visits, the expert's move and (for ``policy_target="values"``) the root means on [-1, 1], NaN where
+        not searched, of each game in ``seeds`` (game -> search seed), the games split among the threads (move and
+        means read right after the search: the agent keeps only its last search's)."""
         games = sorted(seeds)
         shares = [games[k :: len(self.agents)] for k in range(len(self.agents))]
 
-        def search(k: int) -> list[tuple[int, tuple[np.ndarray, int]]]:
+        def search(k: int) -> list[tuple[int, tuple[np.ndarray, int, np.ndarray | None]]]:
             agent = self.agents[k]
             out = []
             for i in shares[k]:
                 visits = agent.search(self.env.states[i : i + 1], int(self.seats[i]), self.game, seeds[i])
                 move = agent.move_of(visits, self.masks[i])
-                if self.target_is_values:  # read before the thread's next search
-                    self.values[i] = np.where(visits > 0, 2.0 * agent.last_values - 1.0, np.nan)
-                out.append((i, (visits, move)))
+                means = None
+                if self.target_is_values:
+                    means = np.where(visits > 0, 2.0 * agent.last_values - 1.0, np.nan).astype(np.float32)
+                out.append((i, (visits, move, means)))
             return out
 
         parts = self.pool.map(search, range(len(shares))) if self.pool else [search(0)]
@@ -172,7 +172,7 @@ class SelfPlay:
                 searched = self._searches(seeds)
             else:
                 network = self._network_moves()
-                searched = {i: (None, int(network[i])) for i in range(n)}
+                searched = {i: (None, int(network[i]), None) for i in range(n)}
             if self.agents and self.network_share > 0:
                 network = self._network_moves()
                 plays = self.rng.random(n) < self.network_share
@@ -181,9 +181,9 @@ class SelfPlay:
                 mask = self.masks[i]
                 seat = int(self.seats[i])
                 if i in searched:
-                    visits, move = searched[i]
+                    visits, move, means = searched[i]
                 else:  # one legal action
-                    visits, move = (mask > 0).astype(np.float64), int(np.argmax(mask))
+                    visits, move, means = (mask > 0).astype(np.float64), int(np.argmax(mask)), None
                 if visits is None:  # the network's own move (epsilon-greedy already)
                     visits, actions[i] = np.zeros(mask.shape[0]), move
                 else:
@@ -192,7 +192,7 @@ class SelfPlay:
                     if self.network_share > 0 and i in searched and not explore and plays[i]:
                         actions[i] = network[i]
                 if self.target_is_values:  # no target where only one action was legal
-                    target = self.values[i].copy() if i in searched else np.full(mask.shape[0], np.nan, np.float32)
+                    target = means if means is not None else np.full(mask.shape[0], np.nan, np.float32)
                 else:
                     target = self.target(visits, mask, int(actions[i]) if self.target_is_move else move)
                 self.pending[i].append((self.obs[i], mask, target, seat, float(self.returns[i, seat])))
