@@ -56,10 +56,10 @@ def _wins(task: tuple[str, str, str, tuple[int, int], tuple[int, float], int, li
     """Games won and drawn by the mixed player among ``indices`` (arena seeds and seat rotation)."""
     game, policy, search, turns, turn_at, seed, indices = task
     env = envs.make(game)
+    lineup = [SearchOnTurns(game, policy, search, turns, turn_at, None), make_agent(search, game)]  # reset each game
     wins = draws = 0
     for g in indices:
         deal = game_seed(seed, g, 2)
-        lineup = [SearchOnTurns(game, policy, search, turns, turn_at, deal), make_agent(search, game, deal + 1)]
         seats = [lineup[p] for p in rotation(g, 2)]
         result = play_game(env, seats, deal)
         mine = rotation(g, 2).index(0)
