@@ -7,6 +7,7 @@ import numpy as np
 
 from envs.capivari import core, observation
 from envs.capivari.determinize import determinize
+from envs.capivari.endgame import NO_VALUE, endgame_values, is_solvable, new_solver_buffers
 from envs.capivari.heuristic import action_values
 from envs.capivari.rules import (
     AVAILABLE_TARGET,
@@ -143,6 +144,18 @@ class Capivari(Game):
 
     def max_game_length(self) -> int:
         return 14 * self.config.max_rounds  # 14 cards taken a round (11 from the deck, 3 of the 4 available)
+
+    def solved_values(self, state: np.ndarray) -> np.ndarray | None:
+        """Once the deck holds at most two cards nothing is hidden: the round's end solved exactly
+        (``envs.capivari.endgame``: each move's match value, later rounds counted as fair coins)."""
+        if not is_solvable(state[0]):
+            return None
+        buffers = self.__dict__.get("_solver_buffers")
+        if buffers is None or buffers[0].dtype != state.dtype:
+            buffers = self.__dict__["_solver_buffers"] = new_solver_buffers(state, self.num_actions)
+        out = np.empty(self.num_actions, np.float64)
+        endgame_values(state, *buffers, out)
+        return np.where(out > NO_VALUE, out, -np.inf)
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)

@@ -155,6 +155,12 @@ class Game(ABC):
         """The most decisions (chance events not counted) a game of this config can take."""
         return None
 
+    def solved_values(self, state: np.ndarray) -> np.ndarray | None:
+        """Each action's exact worth to the seat to act in ``state`` (one record), both seats playing perfectly on,
+        where the game can solve the position from what that seat sees (higher is better; illegal actions -inf);
+        None elsewhere. The default: no position is solved."""
+        return None
+
     # optional explicit chance (OpenSpiel's EXPLICIT_STOCHASTIC): a game that offers it binds the first four
     # (and chance_move_fn if a move can lead to a new deal); the default path (reset_fn/step_fn drawing from
     # s.rng) is unchanged. In this mode the core stops at each chance event (deal, draw, reveal) and the caller

@@ -1,0 +1,132 @@
+"""Capivari's round endings solved exactly: once the deck holds at most two cards, nothing is hidden.
+
+The top card's river side names it and the other is the one card not seen anywhere else (seeds/capivari.md,
+"The card table"), so from then on the round is a two-player game of perfect information with no chance left:
+alpha-beta search over every move to the round's end gives each legal move's exact worth. A round's end is worth
+its match value to the searching seat: 1 a won match, 0 a lost one, 0.5 a draw, and for a match that goes on its
+value with every later round a fair coin (``coin_match_value``). The round's margin counts for nothing: moves that
+lead to the same match value are equally good.
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.capivari.core import legal_into, step
+from envs.engine.record import copy_record
+
+KNOWN_DECK = 2  # a deck this short is fully known to both seats
+MAX_PLIES = 16  # the most moves left in a round once the deck is known (5 in the rules' 14-turn round)
+NO_VALUE = -1e18  # an illegal move's entry in ``endgame_values``
+
+
+@njit(cache=True)
+def is_solvable(s: np.void) -> bool:
+    """A live round whose remaining deck (at most ``KNOWN_DECK`` cards) both seats know card by card."""
+    return not s.done and s.deck_len - s.deck_pos <= KNOWN_DECK
+
+
+@njit(cache=True)
+def coin_match_value(wins: int, theirs: int, needed: int) -> float:
+    """The chance of winning the match from these round wins if every later round were a fair coin (no ties):
+    the first to ``needed`` wins with more than the other; at a shared ``needed`` the next round decides."""
+    if wins >= needed or theirs >= needed:  # both there (a shared win): one more round decides
+        return 0.5
+    # a race to `needed`: probability that `needed - wins` heads come before `needed - theirs` tails
+    a = needed - wins
+    b = needed - theirs
+    table = np.zeros((a + 1, b + 1))
+    for i in range(a + 1):
+        for j in range(b + 1):
+            if i == 0 and j == 0:
+                table[i, j] = 0.5
+            elif i == 0:
+                table[i, j] = 1.0
+            elif j == 0:
+                table[i, j] = 0.0
+            else:
+                table[i, j] = 0.5 * table[i - 1, j] + 0.5 * table[i, j - 1]
+    return table[a, b]
+
+
+@njit(cache=True)
+def round_end_value(s: np.void, seat: int, round_index: int) -> float:
+    """What the round ``round_index``, just scored in ``s``, is worth to ``seat``: its match value (module doc)."""
+    if s.done:
+        return 0.5 if s.winner != seat and s.winner != 1 - seat else (1.0 if s.winner == seat else 0.0)
+    return coin_match_value(s.round_wins[seat], s.round_wins[1 - seat], s.wins_needed)
+
+
+@njit(cache=True)
+def _search(stack: np.ndarray, masks: np.ndarray, seat: int, round_index: int) -> float:
+    """Alpha-beta value for ``seat`` of ``stack[1]`` (the searching seat maximises, the other minimises), with an
+    explicit stack of positions (``stack[d]``), their legal moves (``masks[d]``) and the next move to try."""
+    levels = stack.shape[0]
+    alpha = np.empty(levels)
+    beta = np.empty(levels)
+    best = np.empty(levels)
+    next_move = np.zeros(levels, np.int64)
+    alpha[1] = -np.inf
+    beta[1] = np.inf
+    depth = 1
+    legal_into(stack[1], masks[1])
+    best[1] = -np.inf if stack[1].current == seat else np.inf
+    next_move[1] = 0
+    while True:
+        a = next_move[depth]
+        while a < masks.shape[1] and not masks[depth, a]:
+            a += 1
+        if a >= masks.shape[1] or alpha[depth] >= beta[depth]:  # every move tried, or cut off: back up
+            v = best[depth]
+            if depth == 1:
+                return v
+            depth -= 1
+        else:
+            next_move[depth] = a + 1
+            copy_record(stack[depth : depth + 1], stack[depth + 1 : depth + 2])
+            child = stack[depth + 1]
+            step(child, a)
+            if child.rounds_done > round_index:
+                v = round_end_value(child, seat, round_index)
+            else:  # descend
+                depth += 1
+                legal_into(child, masks[depth])
+                alpha[depth] = alpha[depth - 1]
+                beta[depth] = beta[depth - 1]
+                best[depth] = -np.inf if child.current == seat else np.inf
+                next_move[depth] = 0
+                continue
+        # fold v into the position at `depth`
+        if stack[depth].current == seat:
+            best[depth] = max(best[depth], v)
+            alpha[depth] = max(alpha[depth], v)
+        else:
+            best[depth] = min(best[depth], v)
+            beta[depth] = min(beta[depth], v)
+
+
+@njit(cache=True)
+def endgame_values(state: np.ndarray, stack: np.ndarray, masks: np.ndarray, out: np.ndarray) -> None:
+    """``out[a]``: the exact worth of legal move ``a`` to the seat to act in ``state`` (one record, ``is_solvable``),
+    both seats playing on perfectly to the round's end; ``NO_VALUE`` for illegal moves. ``stack``: ``MAX_PLIES + 1``
+    records of the state's dtype; ``masks``: int8 ``(MAX_PLIES + 1, actions)``."""
+    s = state[0]
+    seat = s.current
+    round_index = s.rounds_done
+    copy_record(state, stack[0:1])
+    legal_into(s, masks[0])
+    for a in range(out.shape[0]):
+        out[a] = NO_VALUE
+        if a >= masks.shape[1] or not masks[0, a]:
+            continue
+        copy_record(state, stack[1:2])
+        child = stack[1]
+        step(child, a)
+        if child.rounds_done > round_index:
+            out[a] = round_end_value(child, seat, round_index)
+        else:
+            out[a] = _search(stack, masks, seat, round_index)
+
+
+def new_solver_buffers(state: np.ndarray, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``stack`` and ``masks`` arrays ``endgame_values`` works in, for records like ``state``'s."""
+    return np.zeros(MAX_PLIES + 1, state.dtype), np.zeros((MAX_PLIES + 1, num_actions), np.int8)
