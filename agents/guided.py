@@ -1,7 +1,7 @@
 """Policy-guided IS-MCTS: the game's determinized search with a policy file's priors and value.
 
 The arena's ``guided:FILE[,iterations=N|seconds=S,c_puct=C,value_weight=W,prior_temperature=T,network_depth=D,
-root_candidates=true,game_search=true]``.
+playout=random|heuristic|network,playout_steps=K,root_candidates=true,game_search=true]``.
 The search itself is the compiled ``agents.search.guided_loop`` (docs/guided-search.md gives the method and its
 references); like ``ISMCTSAgent`` it determinizes its copy of the state for the acting seat before anything reads it.
 """
@@ -15,6 +15,7 @@ import envs
 from agents.compiled_policy import CompiledPolicy, load_policy, observer_for
 from agents.search import budget, guided_kernel
 from agents.search.buffers import SearchBuffers, search_root
+from agents.search.guided_loop import PLAYOUT_GAME, PLAYOUT_HEURISTIC, PLAYOUT_NETWORK
 from envs.engine.observer import Observer
 
 DEFAULT_ITERATIONS = 200
@@ -25,6 +26,8 @@ MAX_DEPTH = 64  # levels a descent goes below the root before the network evalua
 DEFAULT_PRIOR_TEMPERATURE = 1.0  # the network's own softmax
 MAX_PRIOR_TEMPERATURE = 1000.0
 DEFAULT_NETWORK_DEPTH = MAX_DEPTH  # the network is asked at every level the descent reaches
+PLAYOUTS = {"random": PLAYOUT_GAME, "heuristic": PLAYOUT_HEURISTIC, "network": PLAYOUT_NETWORK}
+MAX_PLAYOUT_STEPS = 100_000
 _CHUNK = 16  # the first compiled call's iterations under a time budget (budget.spend sizes the later ones)
 
 
@@ -35,10 +38,13 @@ def check_options(
     value_weight: Any = None,
     prior_temperature: Any = None,
     network_depth: Any = None,
+    playout: Any = None,
+    playout_steps: Any = None,
 ) -> None:
     """ValueError unless the budget is iterations in 1..MAX_ITERATIONS or seconds in (0, MAX_SECONDS] (not both),
-    c_puct in [0, MAX_C_PUCT], value_weight in [0, 1], prior_temperature in (0, MAX_PRIOR_TEMPERATURE] and
-    network_depth an integer in [0, MAX_DEPTH]; all finite."""
+    c_puct in [0, MAX_C_PUCT], value_weight in [0, 1], prior_temperature in (0, MAX_PRIOR_TEMPERATURE],
+    network_depth an integer in [0, MAX_DEPTH], playout one of PLAYOUTS and playout_steps an integer in
+    [0, MAX_PLAYOUT_STEPS] for a heuristic or network playout; all finite."""
     budget.check_budget("guided", iterations, seconds)
     budget.check_bounded("guided", "c_puct", c_puct, MAX_C_PUCT)
     budget.check_bounded("guided", "value_weight", value_weight, 1.0)
@@ -51,6 +57,15 @@ def check_options(
         raise ValueError(f"guided network_depth={network_depth!r}: must be an integer >= 0")
     if network_depth is not None and network_depth > MAX_DEPTH:
         raise ValueError(f"guided network_depth={network_depth}: must be at most {MAX_DEPTH}")
+    if playout is not None and playout not in PLAYOUTS:
+        raise ValueError(f"guided playout={playout!r}: must be one of {sorted(PLAYOUTS)}")
+    if playout_steps is not None:
+        if isinstance(playout_steps, bool) or not isinstance(playout_steps, int | np.integer):
+            raise ValueError(f"guided playout_steps={playout_steps!r}: must be an integer")
+        if not 0 <= playout_steps <= MAX_PLAYOUT_STEPS:
+            raise ValueError(f"guided playout_steps={playout_steps}: must be in [0, {MAX_PLAYOUT_STEPS}]")
+        if playout in (None, "random"):
+            raise ValueError("guided playout_steps: only with playout=heuristic or playout=network")
 
 
 class GuidedAgent:
@@ -66,12 +81,16 @@ class GuidedAgent:
         value_weight: float | None = None,
         prior_temperature: float | None = None,
         network_depth: int | None = None,
+        playout: str | None = None,
+        playout_steps: int | None = None,
         root_candidates: bool = False,
         game_search: bool = False,
         seed: int | None = None,
         name: str = "guided",
     ) -> None:
-        check_options(iterations, seconds, c_puct, value_weight, prior_temperature, network_depth)
+        check_options(
+            iterations, seconds, c_puct, value_weight, prior_temperature, network_depth, playout, playout_steps
+        )
         self.game = envs.game_name(game)
         if envs.game_name(policy.game) != self.game:
             raise ValueError(f"{policy.source} is a policy for {policy.game}, not {self.game}")
@@ -93,6 +112,9 @@ class GuidedAgent:
         self.value_weight = DEFAULT_VALUE_WEIGHT if value_weight is None else float(value_weight)
         self.prior_temperature = DEFAULT_PRIOR_TEMPERATURE if prior_temperature is None else float(prior_temperature)
         self.network_depth = DEFAULT_NETWORK_DEPTH if network_depth is None else int(network_depth)
+        # a leaf's playout: the game's (random, or its hooks' under game_search), or the heuristic or network to the
+        # end or for playout_steps moves
+        self._playout = (PLAYOUTS[playout or "random"], -1 if playout_steps is None else int(playout_steps))
         self.last_iterations = 0
         self._rng = np.random.default_rng(seed)
         self._buffers: _Buffers | None = None
@@ -151,9 +173,10 @@ class GuidedAgent:
             n_nodes, ran = self._search(
                 buf.root_bytes, buf.work, buf.work_bytes, seat, np.uint64(seed), done, count, self.c_puct,
                 self.value_weight, self.prior_temperature, self.network_depth, float(lo), float(hi), *self._shape,
-                buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.root_mask, buf.child_of, buf.path, buf.returns, buf.util,
+                *self._playout, buf.tree_i, buf.tree_f, n_nodes, buf.mask, buf.root_mask, buf.child_of, buf.path,
+                buf.returns, buf.util,
                 buf.rollout_util, self.policy.kernel_args, buf.obs, buf.obs_mask, buf.module_mask, buf.module_logits,
-                buf.logits,
+                buf.logits, buf.scratch, buf.values,
             )  # fmt: skip
             return ran
 
@@ -180,6 +203,8 @@ class _Buffers(SearchBuffers):
         self.logits = np.zeros(self.max_actions, np.float32)
         self.rollout_util = np.zeros(len(root[0]["rewards"]), np.float64)
         self.path = np.zeros(MAX_DEPTH, np.int32)
+        self.scratch = np.zeros((1, 2), root.dtype)  # the heuristic's copies of a playout's position
+        self.values = np.zeros(self.max_actions, np.float64)  # the heuristic's value of each action
 
     def load(self, root: np.ndarray) -> None:
         self.root[0] = root[0]

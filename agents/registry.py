@@ -116,6 +116,8 @@ def _guided_options(options: dict[str, str]) -> dict[str, Any]:
         "value_weight": float,
         "prior_temperature": float,
         "network_depth": int,
+        "playout": str,
+        "playout_steps": int,
     }
     options = dict(options)
     flags = {name: options.pop(name) for name in ("root_candidates", "game_search") if name in options}
@@ -151,7 +153,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {
         _guided,
         "IS-MCTS guided by a policy file's priors and value: guided:<file.npz, run folder or reference>"
         "[,iterations=N | seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D, "
-        "root_candidates=true, game_search=true]",
+        "playout=random|heuristic|network, playout_steps=K, root_candidates=true, game_search=true]",
     ),
     "openspiel-ismcts": (
         _openspiel_ismcts,

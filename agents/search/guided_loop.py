@@ -45,6 +45,7 @@ from envs.engine.contract import (
     NUM_ACTIONS,
     default_move,
     determinize,
+    heuristic_action,
     legal_into,
     observe_into,
     playout,
@@ -56,6 +57,9 @@ from envs.engine.rng import splitmix64
 from envs.engine.search_tree import back_up, clear_children, copy_bytes, link_child, mark_children, restrict_mask
 
 FIRST_PLAY_VALUE = 0.5  # Q of an unvisited child: neutral, so the priors alone order the first visits
+PLAYOUT_GAME = 0  # a leaf's playout: random to the end, or the game's own (its rollout hooks)
+PLAYOUT_HEURISTIC = 1  # every seat plays the game's heuristic
+PLAYOUT_NETWORK = 2  # every seat plays the policy network's favourite legal move
 
 
 @njit(cache=True)
@@ -120,6 +124,47 @@ def value_utility(s, returns, value, value_lo, value_hi, util):
             util[p] = min(1.0, max(0.0, (other - value_lo) / span))
 
 
+@njit(cache=True)
+def network_move(s, policy, obs, obs_mask, module_mask, module_logits, logits):
+    """The acting seat's legal move of highest logit, and the network's value of ``s`` for that seat."""
+    params, layers, nets, spec, scalars, view = policy
+    observe_into(s, s.current, obs, obs_mask)
+    v = game_logits(params, layers, nets, spec, scalars, view, obs, obs_mask, module_mask, module_logits, logits)
+    best = -1
+    for a in range(obs_mask.shape[0]):
+        if obs_mask[a] and (best < 0 or logits[a] > logits[best]):
+            best = a
+    return best, v
+
+
+@njit(cache=True)
+def leaf_playout(s, work, seat, mask, r, kind, steps, rollout_steps, value_lo, value_hi, returns, util, scratch,
+                 values, policy, obs, obs_mask, module_mask, module_logits, logits):  # fmt: skip
+    """Each seat's utility of a playout from the leaf ``s`` (``work[0]``) into ``util``. ``PLAYOUT_GAME``: the game's
+    playout (``rollout_steps``) and ``utility``; otherwise every seat plays the heuristic's or the network's move,
+    to the end or for ``steps`` moves (``steps >= 0``), an unfinished position then judged by the network's value."""
+    if kind == PLAYOUT_GAME:
+        playout(s, seat, mask, r, rollout_steps, returns)
+        utility(s, returns, util)
+        return
+    moves = 0
+    while not s.done and (steps < 0 or moves < steps):
+        r = splitmix64(r)
+        if kind == PLAYOUT_HEURISTIC:
+            a = heuristic_action(work, 0, s.current, mask, r, scratch, values)
+        else:
+            a, _ = network_move(s, policy, obs, obs_mask, module_mask, module_logits, logits)
+        step(s, a)
+        for p in range(returns.shape[0]):
+            returns[p] += s.rewards[p]
+        moves += 1
+    if s.done:
+        utility(s, returns, util)
+        return
+    _, v = network_move(s, policy, obs, obs_mask, module_mask, module_logits, logits)
+    value_utility(s, returns, np.float64(v), value_lo, value_hi, util)
+
+
 @njit(cache=True, nogil=True)  # self-play searches several games at once in threads
 def guided_iterate(
     root_bytes,
@@ -139,6 +184,8 @@ def guided_iterate(
     opponents_in_tree,
     max_tree_depth,
     block,
+    playout_kind,
+    playout_steps,
     tree_i,
     tree_f,
     n_nodes,
@@ -155,6 +202,8 @@ def guided_iterate(
     module_mask,
     module_logits,
     logits,
+    scratch,
+    values,
 ):
     params, layers, nets, spec, scalars, view = policy
     s = work[0]
@@ -221,8 +270,9 @@ def guided_iterate(
                 n_nodes = add_children(node, mover, mask, logits, prior_temperature, child_of, tree_i, tree_f, n_nodes)
                 clear_children(node, mover, mask, child_of, tree_i, tree_f, False)
             r = splitmix64(r)
-            playout(s, seat, mask, r, rollout_steps, returns)
-            utility(s, returns, util)
+            leaf_playout(s, work, seat, mask, r, playout_kind, playout_steps, rollout_steps, value_lo, value_hi,
+                         returns, util, scratch, values, policy, obs, obs_mask, module_mask, module_logits,
+                         logits)  # fmt: skip
         else:  # the leaf: the network's priors for its children and its value
             mover = s.current
             legal_into(s, mask)
@@ -238,8 +288,9 @@ def guided_iterate(
             value_utility(s, returns, np.float64(v), value_lo, value_hi, util)
             if value_weight < 1.0:
                 r = splitmix64(r)
-                playout(s, seat, mask, r, rollout_steps, returns)
-                utility(s, returns, rollout_util)
+                leaf_playout(s, work, seat, mask, r, playout_kind, playout_steps, rollout_steps, value_lo, value_hi,
+                             returns, rollout_util, scratch, values, policy, obs, obs_mask, module_mask, module_logits,
+                             logits)  # fmt: skip
                 for p in range(util.shape[0]):
                     util[p] = value_weight * util[p] + (1.0 - value_weight) * rollout_util[p]
         back_up(path, depth, util, tree_i, tree_f)

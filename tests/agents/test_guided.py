@@ -216,6 +216,29 @@ def test_guided_search_is_identical_on_states_differing_only_in_hidden_informati
         assert a._buffers.tree_f[0, 0] == 60
 
 
+@pytest.mark.parametrize("game", ["capivari_v0", "horizonte_v0", KUHN])
+def test_a_network_playout_of_no_steps_is_the_network_value_alone(game):
+    # the playout stops at once and the network judges the leaf: the same tree as value_weight=1
+    for g, root, seat in list(_positions(game))[:3]:
+        a = GuidedAgent(game, _policy(game), iterations=100, value_weight=0.0, playout="network", playout_steps=0)
+        b = GuidedAgent(game, _policy(game), iterations=100, value_weight=1.0)
+        np.testing.assert_array_equal(a.search(root, seat, g, seed=5), b.search(root, seat, g, seed=5))
+        np.testing.assert_allclose(a._buffers.tree_f, b._buffers.tree_f)
+
+
+@pytest.mark.parametrize("playout", ["heuristic", "network"])
+@pytest.mark.parametrize("game", ["capivari_v0", "horizonte_v0"])
+def test_heuristic_and_network_playouts_search_reproducibly_and_change_the_tree(game, playout):
+    g, root, seat = next(iter(_positions(game)))
+    searches = [
+        GuidedAgent(game, _policy(game), iterations=150, value_weight=0.0, playout=kind).search(root, seat, g, seed=9)
+        for kind in (playout, playout, "random")
+    ]
+    np.testing.assert_array_equal(searches[0], searches[1])
+    assert searches[0].sum() == 149  # the first iteration's leaf is the root itself
+    assert not np.array_equal(searches[0], searches[2])
+
+
 def test_bad_specs_and_mismatched_policies_are_refused(tmp_path):
     path = save_policy(mlp_arrays("capivari_v0"), tmp_path / "capivari.npz")
     for spec, message in (
@@ -232,6 +255,10 @@ def test_bad_specs_and_mismatched_policies_are_refused(tmp_path):
         (f"guided:{path},root_candidates=maybe", "root_candidates='maybe' must be true or false"),
         (f"guided:{path},game_search=1.5", "game_search='1.5' must be true or false"),
         (f"guided:{path},prior_temperature=-2", "prior_temperature must be >= 0 and at most 1000"),
+        (f"guided:{path},playout=greedy", "playout='greedy': must be one of"),
+        (f"guided:{path},playout_steps=3", "only with playout=heuristic or playout=network"),
+        (f"guided:{path},playout=network,playout_steps=-1", "playout_steps=-1: must be in"),
+        (f"guided:{path},playout=network,playout_steps=x", "playout_steps='x' must be a int"),
     ):
         with pytest.raises(ValueError, match=message):
             check_spec(spec)
