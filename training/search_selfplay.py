@@ -11,7 +11,10 @@ GIL). With ``policy_target="values"`` (``ismcts`` only) the target is each searc
 (NaN for moves not searched): the network's outputs learn the search's action values, as Ruoss et al. 2024 trained a
 chess policy without search on Stockfish's. ``network_share`` of the searched decisions play the network's argmax
 instead of the expert's move, still labelled by the search (DAgger, Ross et al. 2011: the positions the network
-reaches).
+reaches). ``solver``, no search either: the network plays (epsilon-greedy) and learns a fixed teacher's policy (its
+softmax; the file training started from) with the teacher's mistakes taken out where the game solves a position
+(``Game.solved_values``: the teacher's share of the moves of less than the best exact worth goes to the best
+ones), so the network learns the solved positions without forgetting the rest (distillation, Hinton et al. 2015).
 The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is the expert's move
 after: the most visited root action, or the best mean where the game's IS-MCTS plays by value (the Duel's). When a
 game ends, its decisions come out with their targets (``training.search_targets``): visit distributions (or, with
@@ -28,6 +31,7 @@ from agents.compiled_policy import CompiledPolicy
 from agents.guided import GuidedAgent
 from agents.ismcts import ISMCTSAgent
 from envs.batch import BatchEnv
+from envs.engine.game import Game
 from training.search_targets import POLICY_TARGETS, draw_move
 
 
@@ -46,7 +50,26 @@ class Played:
     lengths: list[int] = field(default_factory=list)
 
 
-EXPERTS = ("guided", "ismcts", "network")
+EXPERTS = ("guided", "ismcts", "network", "solver")
+
+
+def solved_target(values: np.ndarray, teacher: np.ndarray) -> np.ndarray:
+    """The teacher's policy ``teacher`` restricted to the actions of best exact worth (``Game.solved_values``) and
+    renormalized: the moves that lose worth lose their share, the teacher's order among the best stays (shared
+    equally if the teacher gives them almost nothing)."""
+    best = values == np.max(values)
+    share = np.where(best, teacher, 0.0).astype(np.float64)
+    if share.sum() < 1e-6:
+        share = best.astype(np.float64)
+    return (share / share.sum()).astype(np.float32)
+
+
+def teacher_targets(teacher: CompiledPolicy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The teacher's softmax over each position's legal actions (a plain masked network's)."""
+    logits, _ = teacher.forward(obs, masks)
+    z = np.where(masks > 0, logits.astype(np.float64), -np.inf)
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    return (z / z.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 class SelfPlay:
@@ -67,6 +90,7 @@ class SelfPlay:
         policy_target: str = "visits",
         epsilon: float = 0.0,
         network_share: float = 0.0,
+        teacher: CompiledPolicy | None = None,
     ) -> None:
         if game.returns_range() is None:
             raise ValueError(f"training from search needs a game whose returns are bounded; {game.name} gives no range")
@@ -82,6 +106,16 @@ class SelfPlay:
             raise ValueError(
                 "network_share plays the network's moves among a search expert's: give a policy and a search"
             )
+        if expert == "solver":
+            if teacher is None or teacher.candidates is not None or policy is None:
+                raise ValueError(
+                    "the solver expert needs a policy and a teacher: a plain masked network, no candidates"
+                )
+            if type(game).solved_values is Game.solved_values:
+                raise ValueError(f"{game.name} solves no position (Game.solved_values): no solver expert")
+            if policy_target != "visits":
+                raise ValueError("the solver expert's target is a distribution (policy_target=visits)")
+        self.teacher = teacher if expert == "solver" else None
         self.target = POLICY_TARGETS[policy_target]
         self.target_is_move = policy_target == "q"  # the move played is the target (its return the Q's)
         self.target_is_values = policy_target == "values"
@@ -90,7 +124,7 @@ class SelfPlay:
         self.policy = policy
         self.epsilon = float(epsilon)
         threads = max(1, min(int(threads), games))
-        if expert == "network":
+        if expert in ("network", "solver"):
             if policy is None:
                 raise ValueError("the network expert needs a policy")
             self.agents: list[Any] = []
@@ -173,6 +207,8 @@ class SelfPlay:
             else:
                 network = self._network_moves()
                 searched = {i: (None, int(network[i]), None) for i in range(n)}
+            if self.teacher is not None:
+                taught = teacher_targets(self.teacher, self.obs, self.masks)
             if self.agents and self.network_share > 0:
                 network = self._network_moves()
                 plays = self.rng.random(n) < self.network_share
@@ -191,7 +227,10 @@ class SelfPlay:
                     actions[i] = draw_move(visits, mask, self.rng) if explore else move
                     if self.network_share > 0 and i in searched and not explore and plays[i]:
                         actions[i] = network[i]
-                if self.target_is_values:  # no target where only one action was legal
+                if self.teacher is not None:
+                    solved = self.game.solved_values(self.env.states[i : i + 1])
+                    target = taught[i] if solved is None else solved_target(solved, taught[i])
+                elif self.target_is_values:  # no target where only one action was legal
                     target = means if means is not None else np.full(mask.shape[0], np.nan, np.float32)
                 else:
                     target = self.target(visits, mask, int(actions[i]) if self.target_is_move else move)

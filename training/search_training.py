@@ -29,6 +29,7 @@ import torch
 
 import envs
 from agents.compiled_policy import POLICY_FILE, CompiledPolicy, game_config_of, read_arrays
+from envs.engine.game import Game
 from envs.files import append_line, write_atomic
 from training import search_checkpoint
 from training.loop import CHECKPOINT, PROGRESS, _terminate_as_interrupt, format_progress, run_lock, trim_progress
@@ -56,7 +57,8 @@ class SearchSettings:
     games: int = 32  # self-play games played side by side
     moves_per_iteration: int = 8  # moves in each game per iteration
     search_iterations: int = 64  # search iterations per move
-    # who plays and sets the targets: guided search (by this network), ismcts, or the network alone (epsilon-greedy)
+    # who plays and sets the targets: guided search (by this network), ismcts, or the network alone (epsilon-greedy;
+    # "solver": the targets the game's exact solution where it has one, the init_policy file's softmax elsewhere)
     expert: str = "guided"
     search_threads: int = 1  # searches run side by side in self-play (one a game at a time on each)
     # what the policy learns: the root visit distribution, "best": the expert's move, or "q": the outputs learn the
@@ -152,6 +154,11 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
     if values.get("network_share", 0) and expert == "network":
         raise ValueError("--set network_share: the network already plays every move with expert=network")
     init = values.get("init_policy")
+    if expert == "solver" and (init is None or target != "visits"):
+        raise ValueError(
+            "--set expert=solver learns the game's solved positions and a teacher's policy elsewhere: give the "
+            "teacher with --set init_policy=FILE (the run starts from it) and keep policy_target=visits"
+        )
     if init is not None and not isinstance(init, str):
         raise ValueError(f"--set init_policy={init!r}: must be the path of a policy file (a string)")
     settings = SearchSettings(
@@ -187,6 +194,11 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
             candidate_head=candidates.piece if candidates is not None else None,
             candidate_hiddens=candidates.slice.hiddens if candidates is not None else settings.candidate_hiddens,
         )
+    if expert == "solver":
+        if settings.candidate_head is not None:
+            raise ValueError("--set expert=solver: the teacher (init_policy) must be a plain masked network")
+        if type(game_obj).solved_values is Game.solved_values:
+            raise ValueError(f"--set expert=solver: {settings.game} solves no position (Game.solved_values)")
     return settings
 
 
@@ -341,6 +353,9 @@ def _train(
     elif settings.init_policy is not None:
         path = Path(settings.init_policy).expanduser()
         load_net_arrays(learner.net, read_arrays(path), repr(str(path)))
+    teacher = None  # the solver expert's policy where the game solves nothing: the file the run started from
+    if settings.expert == "solver":
+        teacher = CompiledPolicy(read_arrays(Path(settings.init_policy).expanduser()), repr(settings.init_policy))
     # a resumed run continues with fresh draws (seed shifted by the iterations done), still reproducible
     seed = settings.seed + 1_000_003 * state["iteration"]
     torch.manual_seed(seed)
@@ -358,6 +373,7 @@ def _train(
         settings.policy_target,
         settings.epsilon,
         settings.network_share,
+        teacher,
     )
     evaluation = _Evaluation(settings) if settings.eval_games > 0 else None
     rng = np.random.default_rng([settings.seed, state["iteration"], 0xE817])

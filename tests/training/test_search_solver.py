@@ -1,0 +1,80 @@
+"""Learning a game's solved positions from a teacher (``--algo exit --set expert=solver``): the network plays, the
+target is the teacher's policy, and where the game solves a position (Capivari's round endings) the teacher's share
+of the moves worth less than the best goes to the best ones."""
+
+import numpy as np
+import pytest
+
+import envs
+from agents.compiled_policy import CompiledPolicy, save_policy
+from tests.agents.test_compiled_policy import mlp_arrays
+from tests.training.test_search_training import TINY as SEARCH_TINY
+from tests.training.test_search_training import one_torch_thread  # noqa: F401  (autouse: one torch thread here too)
+
+
+def _steps(selfplay):
+    """(states, observations, masks) of every batch step self-play takes from now on."""
+    seen = []
+    step = selfplay.env.step
+
+    def record(actions):
+        seen.append((selfplay.env.states.copy(), selfplay.obs.copy(), selfplay.masks.copy()))
+        return step(actions)
+
+    selfplay.env.step = record
+    return seen
+
+
+def test_targets_are_the_teachers_policy_with_its_share_of_worse_moves_moved_to_the_solved_best():
+    from training.search_selfplay import SelfPlay, teacher_targets
+
+    game = envs.make("capivari").game
+    student, teacher = CompiledPolicy(mlp_arrays("capivari_v0", seed=1)), CompiledPolicy(mlp_arrays("capivari_v0"))
+    selfplay = SelfPlay(game, student, 4, 1, 1.5, 0.5, 0, 3, "solver", epsilon=0.0, teacher=teacher)
+    seen = _steps(selfplay)
+    played = selfplay.play(120)
+    assert played.games >= 4
+    rows = {obs.tobytes(): target for obs, target in zip(played.obs, played.policy, strict=True)}
+    solved = unsolved = 0
+    for states, obs, masks in seen:
+        taught = teacher_targets(teacher, obs, masks)
+        for i in range(len(obs)):
+            target = rows.get(obs[i].tobytes())
+            if target is None:  # a game still running when play stopped
+                continue
+            values = game.solved_values(states[i : i + 1])
+            if values is None:
+                np.testing.assert_allclose(target, taught[i], rtol=1e-5, atol=1e-7)
+                unsolved += 1
+                continue
+            best = values == values.max()
+            assert target[~best].sum() == 0 and target.sum() == pytest.approx(1.0)
+            if taught[i][best].sum() > 1e-6:
+                np.testing.assert_allclose(target[best], taught[i][best] / taught[i][best].sum(), rtol=1e-4)
+            solved += 1
+    assert solved > 50 and unsolved > 100
+
+
+def test_a_tiny_run_from_a_teacher_writes_a_policy_file(tmp_path):
+    from training.search_training import checked_settings, train_from_search
+
+    teacher = save_policy(mlp_arrays("capivari_v0"), tmp_path / "teacher.npz")
+    values = {**SEARCH_TINY, "expert": "solver", "init_policy": str(teacher)}
+    meta = train_from_search(
+        checked_settings("capivari", {}, 0, values), tmp_path / "run", iterations=2, checkpoint_every=1, echo=print
+    )
+    assert meta["iteration"] == 2 and meta["settings"]["expert"] == "solver"
+    assert (tmp_path / "run" / "policy.npz").is_file()
+
+
+def test_the_solver_expert_is_refused_without_a_teacher_a_distribution_target_or_a_game_that_solves(tmp_path):
+    from training.search_training import checked_settings
+
+    with pytest.raises(ValueError, match="give the teacher with --set init_policy"):
+        checked_settings("capivari", {}, 0, {"expert": "solver"})
+    teacher = str(save_policy(mlp_arrays("capivari_v0"), tmp_path / "teacher.npz"))
+    with pytest.raises(ValueError, match="keep policy_target=visits"):
+        checked_settings("capivari", {}, 0, {"expert": "solver", "init_policy": teacher, "policy_target": "best"})
+    kuhn = str(save_policy(mlp_arrays("kuhn_poker_v0"), tmp_path / "kuhn.npz"))
+    with pytest.raises(ValueError, match="kuhn_poker_v0 solves no position"):
+        checked_settings("kuhn_poker", {}, 0, {"expert": "solver", "init_policy": kuhn})
