@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.compiled_policy import CompiledPolicy
+from agents.compiled_policy import CompiledPolicy, observer_for
 from agents.guided import GuidedAgent
 from agents.ismcts import ISMCTSAgent
 from envs.batch import BatchEnv
@@ -65,7 +65,7 @@ def solved_target(values: np.ndarray, teacher: np.ndarray) -> np.ndarray:
 
 
 def teacher_targets(teacher: CompiledPolicy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The teacher's softmax over each position's legal actions (a plain masked network's)."""
+    """The teacher's softmax over each position's legal actions (a plain masked network's; ``obs`` as it observes)."""
     logits, _ = teacher.forward(obs, masks)
     z = np.where(masks > 0, logits.astype(np.float64), -np.inf)
     z = np.exp(z - z.max(axis=1, keepdims=True))
@@ -116,6 +116,8 @@ class SelfPlay:
             if policy_target != "visits":
                 raise ValueError("the solver expert's target is a distribution (policy_target=visits)")
         self.teacher = teacher if expert == "solver" else None
+        # the teacher observes as its file's config (its observation options may differ from the run's)
+        self.teacher_observer = observer_for(teacher, game, teacher.source) if self.teacher is not None else None
         self.target = POLICY_TARGETS[policy_target]
         self.target_is_move = policy_target == "q"  # the move played is the target (its return the Q's)
         self.target_is_values = policy_target == "values"
@@ -180,6 +182,18 @@ class SelfPlay:
         parts = self.pool.map(search, range(len(shares))) if self.pool else [search(0)]
         return {i: visits for part in parts for i, visits in part}
 
+    def _teacher_obs(self) -> np.ndarray:
+        """Every game's observation as the teacher's file observes it."""
+        if self.teacher_observer is None:
+            return self.obs
+        view = self.teacher_observer
+        return np.stack(
+            [
+                view.game.observe_fn(view.record(self.env.states[i])[0], int(self.seats[i]))[0]
+                for i in range(self.env.num_envs)
+            ]
+        )
+
     def _network_moves(self) -> np.ndarray:
         """Every game's move by the network alone: its argmax, or with probability ``epsilon`` a uniformly random
         legal move."""
@@ -208,7 +222,7 @@ class SelfPlay:
                 network = self._network_moves()
                 searched = {i: (None, int(network[i]), None) for i in range(n)}
             if self.teacher is not None:
-                taught = teacher_targets(self.teacher, self.obs, self.masks)
+                taught = teacher_targets(self.teacher, self._teacher_obs(), self.masks)
             if self.agents and self.network_share > 0:
                 network = self._network_moves()
                 plays = self.rng.random(n) < self.network_share

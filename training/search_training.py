@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 import envs
-from agents.compiled_policy import POLICY_FILE, CompiledPolicy, game_config_of, read_arrays
+from agents.compiled_policy import POLICY_FILE, CompiledPolicy, game_config_of, load_policy, observer_for, read_arrays
 from envs.engine.game import Game
 from envs.files import append_line, write_atomic
 from training import search_checkpoint
@@ -54,6 +54,9 @@ class SearchSettings:
     candidate_head: str | None = None
     candidate_hiddens: tuple[int, ...] = (64,)
     init_policy: str | None = None  # a policy file to start from (its layout replaces the above); None: from scratch
+    # expert=solver: the policy file whose policy the network learns (a plain masked MLP; its observation options may
+    # differ from the run's); None: init_policy
+    teacher: str | None = None
     games: int = 32  # self-play games played side by side
     moves_per_iteration: int = 8  # moves in each game per iteration
     search_iterations: int = 64  # search iterations per move
@@ -154,11 +157,17 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
     if values.get("network_share", 0) and expert == "network":
         raise ValueError("--set network_share: the network already plays every move with expert=network")
     init = values.get("init_policy")
-    if expert == "solver" and (init is None or target != "visits"):
+    teacher = values.get("teacher", init)
+    if expert == "solver" and (teacher is None or target != "visits"):
         raise ValueError(
             "--set expert=solver learns the game's solved positions and a teacher's policy elsewhere: give the "
-            "teacher with --set init_policy=FILE (the run starts from it) and keep policy_target=visits"
+            "teacher with --set teacher=FILE (or --set init_policy=FILE, the run then starting from it) and keep "
+            "policy_target=visits"
         )
+    if values.get("teacher") is not None and expert != "solver":
+        raise ValueError("--set teacher: only with --set expert=solver")
+    if teacher is not None and not isinstance(teacher, str):
+        raise ValueError(f"--set teacher={teacher!r}: must be the path of a policy file (a string)")
     if init is not None and not isinstance(init, str):
         raise ValueError(f"--set init_policy={init!r}: must be the path of a policy file (a string)")
     settings = SearchSettings(
@@ -195,10 +204,13 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
             candidate_hiddens=candidates.slice.hiddens if candidates is not None else settings.candidate_hiddens,
         )
     if expert == "solver":
-        if settings.candidate_head is not None:
-            raise ValueError("--set expert=solver: the teacher (init_policy) must be a plain masked network")
         if type(game_obj).solved_values is Game.solved_values:
             raise ValueError(f"--set expert=solver: {settings.game} solves no position (Game.solved_values)")
+        taught = load_policy(Path(teacher).expanduser(), settings.game)  # every check of a policy file
+        if taught.candidates is not None:
+            raise ValueError(f"--set expert=solver: the teacher {teacher!r} must be a plain masked network")
+        observer_for(taught, game_obj, repr(teacher))  # the same rules as the run's table
+        settings = dataclasses.replace(settings, teacher=teacher)
     return settings
 
 
@@ -355,7 +367,8 @@ def _train(
         load_net_arrays(learner.net, read_arrays(path), repr(str(path)))
     teacher = None  # the solver expert's policy where the game solves nothing: the file the run started from
     if settings.expert == "solver":
-        teacher = CompiledPolicy(read_arrays(Path(settings.init_policy).expanduser()), repr(settings.init_policy))
+        path = settings.teacher if settings.teacher is not None else settings.init_policy
+        teacher = load_policy(Path(path).expanduser(), settings.game)
     # a resumed run continues with fresh draws (seed shifted by the iterations done), still reproducible
     seed = settings.seed + 1_000_003 * state["iteration"]
     torch.manual_seed(seed)

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import envs
-from agents.compiled_policy import CompiledPolicy, save_policy
+from agents.compiled_policy import CompiledPolicy, load_policy, save_policy
 from tests.agents.test_compiled_policy import mlp_arrays
+from tests.training.test_monte_carlo import AFTERSTATES, tiny_afterstate_run
 from tests.training.test_search_training import TINY as SEARCH_TINY
 from tests.training.test_search_training import one_torch_thread  # noqa: F401  (autouse: one torch thread here too)
 
@@ -67,14 +68,37 @@ def test_a_tiny_run_from_a_teacher_writes_a_policy_file(tmp_path):
     assert (tmp_path / "run" / "policy.npz").is_file()
 
 
+def test_an_afterstate_network_learns_from_a_teacher_that_observes_without_the_rows(tmp_path):
+    from training.search_selfplay import SelfPlay, teacher_targets
+
+    path = save_policy(mlp_arrays("capivari_v0"), tmp_path / "t.npz")  # the default config: no afterstate rows
+    teacher = load_policy(path, "capivari")
+    values = {**SEARCH_TINY, "expert": "solver", "teacher": str(path), "candidate_head": "afterstates"}
+    meta = tiny_afterstate_run(tmp_path / "run", {**values, "candidate_hiddens": [8]})
+    assert meta["settings"]["teacher"].endswith("t.npz")
+    game = envs.make("capivari", **AFTERSTATES).game
+    student = load_policy(tmp_path / "run", "capivari")
+    selfplay = SelfPlay(game, student, 3, 1, 1.5, 0.5, 0, 4, "solver", epsilon=0.0, teacher=teacher)
+    taught = selfplay._teacher_obs()
+    plain = envs.make("capivari").game
+    assert taught.shape[1] == plain.obs_size < game.obs_size
+    np.testing.assert_array_equal(taught, selfplay.obs[:, : plain.obs_size])  # the rows are the last piece
+    assert teacher_targets(teacher, taught, selfplay.masks).shape == (3, game.num_actions)
+
+
 def test_the_solver_expert_is_refused_without_a_teacher_a_distribution_target_or_a_game_that_solves(tmp_path):
     from training.search_training import checked_settings
 
-    with pytest.raises(ValueError, match="give the teacher with --set init_policy"):
+    with pytest.raises(ValueError, match="give the teacher with --set teacher=FILE"):
         checked_settings("capivari", {}, 0, {"expert": "solver"})
     teacher = str(save_policy(mlp_arrays("capivari_v0"), tmp_path / "teacher.npz"))
     with pytest.raises(ValueError, match="keep policy_target=visits"):
         checked_settings("capivari", {}, 0, {"expert": "solver", "init_policy": teacher, "policy_target": "best"})
+    with pytest.raises(ValueError, match="only with --set expert=solver"):
+        checked_settings("capivari", {}, 0, {"expert": "ismcts", "teacher": teacher})
+    with pytest.raises(ValueError, match="was exported for horizonte_v0"):
+        horizonte = str(save_policy(mlp_arrays("horizonte_v0"), tmp_path / "horizonte.npz"))
+        checked_settings("capivari", {}, 0, {"expert": "solver", "teacher": horizonte})
     kuhn = str(save_policy(mlp_arrays("kuhn_poker_v0"), tmp_path / "kuhn.npz"))
     with pytest.raises(ValueError, match="kuhn_poker_v0 solves no position"):
         checked_settings("kuhn_poker", {}, 0, {"expert": "solver", "init_policy": kuhn})
