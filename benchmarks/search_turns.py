@@ -68,6 +68,18 @@ def _wins(task: tuple[str, str, str, tuple[int, int], tuple[int, float], int, li
     return int(wins), int(draws)
 
 
+def turn_reading(game: str, turn_piece: str, turn_scale: float, tool: str) -> tuple[int, float]:
+    """Where a two-seat game's observation holds the turn and its scale; ValueError for a game of other than two seats
+    or without a one-number observation piece ``turn_piece``."""
+    g = envs.make(game)
+    layout = g.game.observation_layout()
+    if len(g.possible_agents) != 2:
+        raise ValueError(f"{game} seats {len(g.possible_agents)} players: {tool} plays two-seat games")
+    if turn_piece not in layout.names() or layout.length(turn_piece) != 1:
+        raise ValueError(f"{game}: no one-number observation piece {turn_piece!r} to read the turn from")
+    return int(layout.offset(turn_piece)), float(turn_scale)
+
+
 def parse_turns(text: str) -> tuple[int, int]:
     """``"a-b"``: turns a to b - 1 searched (0 <= a <= b)."""
     first, dash, last = text.partition("-")
@@ -91,13 +103,7 @@ def measure(
     for a game of other than two seats or without a one-number observation piece ``turn_piece``."""
     check_spec(policy)
     check_spec(search)
-    g = envs.make(game)
-    layout = g.game.observation_layout()
-    if len(g.possible_agents) != 2:
-        raise ValueError(f"{game} seats {len(g.possible_agents)} players: search_turns plays two-seat games")
-    if turn_piece not in layout.names() or layout.length(turn_piece) != 1:
-        raise ValueError(f"{game}: no one-number observation piece {turn_piece!r} to read the turn from")
-    turn_at = (int(layout.offset(turn_piece)), float(turn_scale))
+    turn_at = turn_reading(game, turn_piece, turn_scale, "search_turns")
     rows = []
     with ProcessPoolExecutor(workers) as pool:
         for first, last in turns:
