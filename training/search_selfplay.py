@@ -12,7 +12,7 @@ GIL). With ``policy_target="values"`` (``ismcts`` only) the target is each searc
 chess policy without search on Stockfish's. ``network_share`` of the searched decisions play the network's argmax
 instead of the expert's move, still labelled by the search (DAgger, Ross et al. 2011: the positions the network
 reaches). ``solver``, no search either: the network plays (epsilon-greedy) and learns a fixed teacher's policy (its
-softmax; the file training started from) with the teacher's mistakes taken out where the game solves a position
+softmax; ``teacher``, a policy file's network) with the teacher's mistakes taken out where the game solves a position
 (``Game.solved_values``: the teacher's share of the moves of less than the best exact worth goes to the best
 ones), so the network learns the solved positions without forgetting the rest (distillation, Hinton et al. 2015).
 The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is the expert's move
