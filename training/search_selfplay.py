@@ -102,7 +102,7 @@ class SelfPlay:
             raise ValueError(
                 f"policy_target='values' learns IS-MCTS's root means: the expert must be ismcts, not {expert!r}"
             )
-        if network_share > 0 and (expert == "network" or policy is None):
+        if network_share > 0 and (expert in ("network", "solver") or policy is None):
             raise ValueError(
                 "network_share plays the network's moves among a search expert's: give a policy and a search"
             )

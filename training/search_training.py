@@ -154,8 +154,8 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
         )
     if target == "values" and expert != "ismcts":
         raise ValueError(f"--set policy_target=values learns IS-MCTS's root means: needs expert=ismcts, not {expert!r}")
-    if values.get("network_share", 0) and expert == "network":
-        raise ValueError("--set network_share: the network already plays every move with expert=network")
+    if values.get("network_share", 0) and expert in ("network", "solver"):
+        raise ValueError(f"--set network_share: the network already plays every move with expert={expert}")
     init = values.get("init_policy")
     teacher = values.get("teacher", init)
     if expert == "solver" and (teacher is None or target != "visits"):

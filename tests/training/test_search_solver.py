@@ -94,6 +94,8 @@ def test_the_solver_expert_is_refused_without_a_teacher_a_distribution_target_or
     teacher = str(save_policy(mlp_arrays("capivari_v0"), tmp_path / "teacher.npz"))
     with pytest.raises(ValueError, match="keep policy_target=visits"):
         checked_settings("capivari", {}, 0, {"expert": "solver", "init_policy": teacher, "policy_target": "best"})
+    with pytest.raises(ValueError, match="already plays every move with expert=solver"):
+        checked_settings("capivari", {}, 0, {"expert": "solver", "init_policy": teacher, "network_share": 0.5})
     with pytest.raises(ValueError, match="only with --set expert=solver"):
         checked_settings("capivari", {}, 0, {"expert": "ismcts", "teacher": teacher})
     with pytest.raises(ValueError, match="was exported for horizonte_v0"):
