@@ -20,6 +20,7 @@ from agents.arena import game_seed, rotation
 from agents.match import play_game
 from agents.registry import check_spec, make_agent
 from agents.results import wilson_interval
+from agents.search.buffers import search_root
 from benchmarks.search_turns import turn_reading
 from envs.engine.game import Game
 from envs.files import write_atomic
@@ -41,9 +42,7 @@ class SolvedEndings:
 
     def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
         if int(round(float(observation["observation"][self.offset]) * self.scale)) >= self.first:
-            state = env.game.new_state()
-            state[0] = env.core_state
-            values = env.game.solved_values(state)
+            values = env.game.solved_values(search_root(env)[0])
             if values is not None:
                 return int(np.argmax(values))
         return self.agent.act(observation, env)

@@ -187,12 +187,7 @@ class SelfPlay:
         if self.teacher_observer is None:
             return self.obs
         view = self.teacher_observer
-        return np.stack(
-            [
-                view.game.observe_fn(view.record(self.env.states[i])[0], int(self.seats[i]))[0]
-                for i in range(self.env.num_envs)
-            ]
-        )
+        return np.stack([view.observe(self.env.states[i], int(self.seats[i]))[0] for i in range(self.env.num_envs)])
 
     def _network_moves(self) -> np.ndarray:
         """Every game's move by the network alone: its argmax, or with probability ``epsilon`` a uniformly random

@@ -61,7 +61,7 @@ class SearchSettings:
     moves_per_iteration: int = 8  # moves in each game per iteration
     search_iterations: int = 64  # search iterations per move
     # who plays and sets the targets: guided search (by this network), ismcts, or the network alone (epsilon-greedy;
-    # "solver": the targets the game's exact solution where it has one, the init_policy file's softmax elsewhere)
+    # "solver": the teacher file's softmax, its worse moves' share given to the best where the game solves a position)
     expert: str = "guided"
     search_threads: int = 1  # searches run side by side in self-play (one a game at a time on each)
     # what the policy learns: the root visit distribution, "best": the expert's move, or "q": the outputs learn the

@@ -113,7 +113,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="ppo (the default): self-play PPO with RLlib; exit: expert iteration, the guided search's visit counts "
         "and the games' outcomes as targets (--set expert=ismcts: imitate IS-MCTS, with --set policy_target=values "
         "learn its action values; --set expert=network --set policy_target=q: Deep Monte Carlo; --set expert=solver "
-        "--set init_policy=FILE: that file's policy, corrected where the game solves a position; docs/training.md, "
+        "--set teacher=FILE: that file's policy, corrected where the game solves a position; docs/training.md, "
         "'Training from search'); --resume takes the run's own",
     )
 
