@@ -65,11 +65,22 @@ def solved_target(values: np.ndarray, teacher: np.ndarray) -> np.ndarray:
 
 
 def teacher_targets(teacher: CompiledPolicy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The teacher's softmax over each position's legal actions (a plain masked network's; ``obs`` as it observes)."""
-    logits, _ = teacher.forward(obs, masks)
-    z = np.where(masks > 0, logits.astype(np.float64), -np.inf)
+    """The teacher's softmax over each position's legal game actions (``obs`` as it observes); a candidate head's
+    softmax over its rows is carried to the game actions the rows stand for."""
+    view = teacher.candidates
+    module_masks = masks if view is None else view.masks(masks)
+    logits, _ = teacher.forward(obs, module_masks)
+    z = np.where(module_masks > 0, logits.astype(np.float64), -np.inf)
     z = np.exp(z - z.max(axis=1, keepdims=True))
-    return (z / z.sum(axis=1, keepdims=True)).astype(np.float32)
+    z /= z.sum(axis=1, keepdims=True)
+    if view is None:
+        return z.astype(np.float32)
+    out = np.zeros(masks.shape, np.float64)
+    for row in range(view.size):
+        games = np.flatnonzero(module_masks[:, row] > 0)
+        if games.size:
+            out[games, view.game_actions(masks[games], np.full(games.size, row))] += z[games, row]
+    return out.astype(np.float32)
 
 
 class SelfPlay:
@@ -107,10 +118,8 @@ class SelfPlay:
                 "network_share plays the network's moves among a search expert's: give a policy and a search"
             )
         if expert == "solver":
-            if teacher is None or teacher.candidates is not None or policy is None:
-                raise ValueError(
-                    "the solver expert needs a policy and a teacher: a plain masked network, no candidates"
-                )
+            if teacher is None or policy is None:
+                raise ValueError("the solver expert needs a policy and a teacher")
             if type(game).solved_values is Game.solved_values:
                 raise ValueError(f"{game.name} solves no position (Game.solved_values): no solver expert")
             if policy_target != "visits":

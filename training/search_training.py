@@ -207,8 +207,6 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
         if type(game_obj).solved_values is Game.solved_values:
             raise ValueError(f"--set expert=solver: {settings.game} solves no position (Game.solved_values)")
         taught = load_policy(Path(teacher).expanduser(), settings.game)  # every check of a policy file
-        if taught.candidates is not None:
-            raise ValueError(f"--set expert=solver: the teacher {teacher!r} must be a plain masked network")
         observer_for(taught, game_obj, repr(teacher))  # the same rules as the run's table
         settings = dataclasses.replace(settings, teacher=teacher)
     return settings

@@ -9,6 +9,7 @@ import envs
 from agents.compiled_policy import CompiledPolicy, load_policy, save_policy
 from tests.agents.test_compiled_policy import mlp_arrays
 from tests.training.test_monte_carlo import AFTERSTATES, tiny_afterstate_run
+from tests.training.test_monte_carlo import TINY as AFTERSTATE_TINY
 from tests.training.test_search_training import TINY as SEARCH_TINY
 from tests.training.test_search_training import one_torch_thread  # noqa: F401  (autouse: one torch thread here too)
 
@@ -84,6 +85,32 @@ def test_an_afterstate_network_learns_from_a_teacher_that_observes_without_the_r
     assert taught.shape[1] == plain.obs_size < game.obs_size
     np.testing.assert_array_equal(taught, selfplay.obs[:, : plain.obs_size])  # the rows are the last piece
     assert teacher_targets(teacher, taught, selfplay.masks).shape == (3, game.num_actions)
+
+
+def test_a_candidate_head_teacher_teaches_its_softmax_carried_to_the_game_actions_and_a_run_starts_from_it(tmp_path):
+    from training.search_selfplay import SelfPlay, teacher_targets
+
+    tiny_afterstate_run(tmp_path / "teacher", {**AFTERSTATE_TINY, "candidate_hiddens": [8]})
+    teacher = load_policy(tmp_path / "teacher", "capivari")
+    assert teacher.candidates is not None
+    game = envs.make("capivari", **AFTERSTATES).game
+    selfplay = SelfPlay(game, teacher, 6, 1, 1.5, 0.5, 0, 5, "solver", epsilon=0.0, teacher=teacher)
+    seen = _steps(selfplay)
+    selfplay.play(12)
+    checked = 0
+    for _, obs, masks in seen:
+        taught = teacher_targets(teacher, obs, masks)
+        for i in range(len(obs)):
+            logits, _ = teacher.game_logits(obs[i], masks[i])
+            z = np.where(masks[i] > 0, np.exp(logits.astype(np.float64) - logits.max()), 0.0)
+            np.testing.assert_allclose(taught[i], z / z.sum(), rtol=1e-5, atol=1e-7)
+            assert taught[i][masks[i] == 0].sum() == 0
+            checked += 1
+    assert checked == 72
+    values = {**SEARCH_TINY, "expert": "solver", "init_policy": str(tmp_path / "teacher" / "policy.npz"),
+              "candidate_head": "afterstates", "candidate_hiddens": [8]}  # fmt: skip
+    meta = tiny_afterstate_run(tmp_path / "student", values)
+    assert meta["settings"]["expert"] == "solver"
 
 
 def test_the_solver_expert_is_refused_without_a_teacher_a_distribution_target_or_a_game_that_solves(tmp_path):
