@@ -9,6 +9,7 @@ the policy files it writes after M minutes of training (``add_to_average``). A f
 """
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -58,3 +59,17 @@ def add_to_average(average: str | os.PathLike, policy: str | os.PathLike) -> int
     """Fold the policy file ``policy`` into the running mean ``average`` (created if missing); the number of
     policies the mean now holds."""
     return averaged_count(write_average([average, policy] if Path(average).is_file() else [policy], average))
+
+
+def average_beside(exported: Path | None, after_minutes: float | None, elapsed_s: float, echo: Callable) -> None:
+    """Fold the policy file just written (``exported``) into ``policy-average.npz`` beside it once ``after_minutes``
+    of training have passed (``--set average_after_minutes``); a failure is said (``echo``), not raised: the run's
+    checkpoint is saved either way."""
+    if exported is None or after_minutes is None or elapsed_s < 60.0 * after_minutes:
+        return
+    try:
+        count = add_to_average(exported.parent / AVERAGE_FILE, exported)
+    except (ValueError, OSError) as exc:
+        echo(f"{AVERAGE_FILE} not updated: {exc}")
+        return
+    echo(f"{AVERAGE_FILE}: the mean of {count} policies (since minute {after_minutes:g})")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.manifest import checkpoint_iteration, verify_checkpoint
-from agents.policy_average import AVERAGE_FILE, add_to_average
+from agents.policy_average import AVERAGE_FILE, average_beside
 from agents.rllib_policy import TRAIN_INFO, unreadable_checkpoint
 from envs.files import append_line, write_atomic
 from training import ray_watchdog, run_folder
@@ -360,20 +360,6 @@ def _train(
         algo.stop()
 
 
-def _average_beside(exported: Path | None, settings: TrainSettings, elapsed_s: float, echo: Callable) -> None:
-    """Fold the policy file just exported into ``OUT/policy-average.npz`` once ``settings.average_after_minutes``
-    of training have passed; a failure is said (``echo``), not raised: the checkpoint is saved."""
-    after = settings.average_after_minutes
-    if exported is None or after is None or elapsed_s < 60.0 * after:
-        return
-    try:
-        count = add_to_average(exported.parent / AVERAGE_FILE, exported)
-    except (ValueError, OSError) as exc:
-        echo(f"{AVERAGE_FILE} not updated: {exc}")
-        return
-    echo(f"{AVERAGE_FILE}: the mean of {count} policies (since minute {after:g})")
-
-
 def _run(
     algo: Any,
     settings: TrainSettings,
@@ -419,7 +405,7 @@ def _run(
                 if state["iteration"] - saved_at >= checkpoint_every:
                     save_checkpoint(algo, out, meta())
                     exported = export_beside(out / CHECKPOINT, echo)  # policy.npz: the compiled policy
-                    _average_beside(exported, settings, state["elapsed_s"], echo)
+                    average_beside(exported, settings.average_after_minutes, state["elapsed_s"], echo)
                     saved_at = state["iteration"]
         finally:
             os.close(log)
@@ -431,6 +417,6 @@ def _run(
             signal.signal(signal.SIGTERM, previous)
     if state["iteration"] > saved_at or newest_checkpoint(out) is None:
         save_checkpoint(algo, out, meta())
-        _average_beside(export_beside(out / CHECKPOINT, echo), settings, state["elapsed_s"], echo)
+        average_beside(export_beside(out / CHECKPOINT, echo), settings.average_after_minutes, state["elapsed_s"], echo)
     echo(f"checkpoint: {out / CHECKPOINT}  ({state['iteration']} iterations, {state['elapsed_s'] / 60:.1f} min)")
     return meta() | ({"interrupted": interrupted} if interrupted else {})

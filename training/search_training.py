@@ -9,8 +9,9 @@ buffer. One iteration: ``moves_per_iteration`` moves in each of
 alone (argmax) against random and the heuristic in ``GameVectorEnv`` (the curves' win rates).
 
 The run folder is PPO's (``training.loop``): ``checkpoint/`` (``training.search_checkpoint``), ``policy.npz``
-beside it, ``progress.jsonl`` (PPO's row keys, so ``format_progress`` and ``tabuleiro learning --from-run`` read
-it), ``train.lock``; the budget is the total across resumes; Ctrl-C or SIGTERM saves a checkpoint.
+beside it, ``policy-average.npz`` with ``average_after_minutes`` (the mean of the policy files saved since),
+``progress.jsonl`` (PPO's row keys, so ``format_progress`` and ``tabuleiro learning --from-run`` read it),
+``train.lock``; the budget is the total across resumes; Ctrl-C or SIGTERM saves a checkpoint.
 """
 
 import dataclasses
@@ -29,6 +30,7 @@ import torch
 
 import envs
 from agents.compiled_policy import POLICY_FILE, CompiledPolicy, game_config_of, load_policy, observer_for, read_arrays
+from agents.policy_average import AVERAGE_FILE, average_beside
 from envs.engine.game import Game
 from envs.files import append_line, write_atomic
 from training import search_checkpoint
@@ -82,6 +84,8 @@ class SearchSettings:
     value_loss_weight: float = 1.0
     eval_games: int = 64  # games of the network alone (argmax) against random and the heuristic; 0: none
     eval_steps: int = 16  # steps of those games per iteration
+    # keep OUT/policy-average.npz, the mean of the policy files saved after this many minutes of training; None: no mean
+    average_after_minutes: float | None = None
 
 
 # name -> (kind, low, high): every setting a --set may give, with its bounds
@@ -104,6 +108,7 @@ _BOUNDS: dict[str, tuple[type, float, float]] = {
     "value_loss_weight": (float, 0.0, 1000.0),
     "eval_games": (int, 0, 4096),
     "eval_steps": (int, 1, 100_000),
+    "average_after_minutes": (float, 0.0, 1e6),
 }
 OWN_OPTIONS = {"game": "the GAME argument", "game_config": "--config KEY=VALUE", "seed": "--seed"}
 
@@ -427,6 +432,10 @@ def _run(
     def save() -> None:
         ckpt = search_checkpoint.save(out, learner.net, learner.optimizer, learner.buffer, game, meta())
         write_atomic(out / POLICY_FILE, (ckpt / POLICY_FILE).read_bytes())  # the arena's policy:RUN
+        average_beside(out / POLICY_FILE, settings.average_after_minutes, state["elapsed_s"], echo)
+
+    if state["iteration"] == 0:
+        (out / AVERAGE_FILE).unlink(missing_ok=True)  # a new run's mean holds only its own policies
 
     previous = _terminate_as_interrupt()
     interrupted = None

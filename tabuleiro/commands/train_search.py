@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import envs
+from agents.policy_average import AVERAGE_FILE
 from envs.files import write_atomic
 
 ALGOS = ("ppo", "exit")
@@ -87,16 +88,24 @@ def run_search(
         return 143 if meta["interrupted"] == "SIGTERM" else 130
     if args.eval_games > 0:
         rows = evaluate_policy(out, meta["game"], meta["game_config"], args.eval_games, args.seed)
-        write_atomic(out / "evaluation.json", json.dumps({"training": meta, "evaluation": rows}, indent=1))
+        report = {"training": meta, "evaluation": rows}
+        if (out / AVERAGE_FILE).is_file():  # kept with --set average_after_minutes
+            print(f"evaluation of {AVERAGE_FILE} (the weights' mean of the policies saved late in the run)", flush=True)
+            report["evaluation_average"] = evaluate_policy(
+                out / AVERAGE_FILE, meta["game"], meta["game_config"], args.eval_games, args.seed
+            )
+        write_atomic(out / "evaluation.json", json.dumps(report, indent=1))
     return 0
 
 
 def evaluate_policy(out: Path, game: str, game_config: dict[str, Any], games: int, seed: int) -> list[dict[str, Any]]:
-    """The run's ``policy.npz`` (argmax) against random and the heuristic, as PPO's final evaluation plays."""
+    """The run's ``policy.npz`` (or the policy file ``out``), argmax, against random and the heuristic, as PPO's
+    final evaluation plays."""
     from agents.compiled_policy import load_agent
     from training.evaluate import evaluate, format_row
 
-    print(f"evaluation: {games} games per opponent, trained policy plays argmax, seats rotate", flush=True)
+    if out.is_dir():
+        print(f"evaluation: {games} games per opponent, trained policy plays argmax, seats rotate", flush=True)
     agent = load_agent(out, game)
     rows = []
     for opponent in ["random"] + (["heuristic"] if envs.spec(game).heuristic is not None else []):

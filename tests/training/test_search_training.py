@@ -114,6 +114,31 @@ def test_the_policy_targets_are_the_visit_shares_or_all_on_the_most_visited_lega
     )
 
 
+def test_average_after_minutes_keeps_the_mean_of_the_policy_files_saved_since(tmp_path):
+    from agents.compiled_policy import read_arrays
+    from agents.policy_average import AVERAGE_FILE, averaged_count
+    from training.search_training import train_from_search
+
+    out, lines = tmp_path / "run", []
+    saved = []
+
+    def echo(line):
+        lines.append(line)
+        if (out / "policy.npz").is_file() and "policy-average" in line:
+            saved.append(read_arrays(out / "policy.npz"))
+
+    train_from_search(_settings(average_after_minutes=0), out, iterations=3, checkpoint_every=1, echo=echo)
+    mean = read_arrays(out / AVERAGE_FILE)
+    assert averaged_count(mean) == len(saved) == 3
+    assert f"{AVERAGE_FILE}: the mean of 3 policies (since minute 0)" in lines
+    weights = [k for k in mean if k in saved[0] and mean[k].dtype == np.float32 and mean[k].size > 1]
+    assert weights and not all(np.array_equal(saved[0][k], saved[-1][k]) for k in weights)
+    for key in weights:
+        np.testing.assert_allclose(mean[key], np.mean([s[key] for s in saved], axis=0), rtol=1e-5, atol=1e-6)
+    train_from_search(_settings(), tmp_path / "plain", iterations=1, echo=lambda line: None)
+    assert not (tmp_path / "plain" / AVERAGE_FILE).exists()  # no mean unless asked for
+
+
 def test_resume_continues_the_iteration_count_and_the_buffer(tmp_path):
     from training.search_training import train_from_search
 
@@ -187,6 +212,7 @@ def test_an_interrupted_save_resumes_from_the_newest_complete_checkpoint(tmp_pat
         ({"expert": "alphabeta"}, "expert='alphabeta': must be one of guided, ismcts"),
         ({"search_threads": 0}, "search_threads=0: must be an int"),
         ({"policy_target": "softmax"}, "policy_target='softmax': must be one of visits, best"),
+        ({"average_after_minutes": -1}, r"average_after_minutes=-1: must be a number in \[0, 1e\+06\]"),
     ],
 )
 def test_bad_settings_are_refused_with_their_name(values, message):
