@@ -56,8 +56,8 @@ class SearchSettings:
     candidate_head: str | None = None
     candidate_hiddens: tuple[int, ...] = (64,)
     init_policy: str | None = None  # a policy file to start from (its layout replaces the above); None: from scratch
-    # expert=solver: the policy file whose policy the network learns (a plain masked MLP; its observation options may
-    # differ from the run's); None: init_policy
+    # expert=solver: the policy file whose policy the network learns (a plain masked MLP or a candidate head; its
+    # observation options may differ from the run's); None: init_policy
     teacher: str | None = None
     games: int = 32  # self-play games played side by side
     moves_per_iteration: int = 8  # moves in each game per iteration
