@@ -128,8 +128,9 @@ def file_layout(
     arrays: dict[str, np.ndarray], game: Any, source: str
 ) -> tuple[tuple[int, ...], CandidateLayout | None]:
     """``(encoder widths, candidate layout or None)`` of a policy file this network can load: a plain masked MLP
-    or a candidate head over one of ``game``'s observation pieces, one ReLU encoder shared by the policy and a
-    linear value; ValueError naming what differs otherwise (an action prior, a separate critic encoder, ...)."""
+    or a candidate head over one of ``game``'s observation pieces (in the candidate action space, or in the game's
+    as PPO writes it: the same rows, the same function), one ReLU encoder shared by the policy and a linear value;
+    ValueError naming what differs otherwise (an action prior, a separate critic encoder, ...)."""
     model = json.loads(str(arrays["model"][()]))
     nets = model.get("nets", {})
     relu_encoder = all(layer == {"activation": "relu", "bias": True} for layer in nets.get("actor_encoder", [None]))
@@ -141,12 +142,13 @@ def file_layout(
         and set(nets) == {"actor_encoder", "pi", "vf"}
         and nets["pi"] == linear
     )
-    candidate = (
-        model.get("kind") == "candidate"
-        and model.get("candidate_actions") is not None
-        and set(nets) - {"candidate_others"}
-        == {"actor_encoder", "candidate_rows", "candidate_context", "candidate_score", "vf"}
-    )
+    candidate = model.get("kind") == "candidate" and set(nets) - {"candidate_others"} == {
+        "actor_encoder",
+        "candidate_rows",
+        "candidate_context",
+        "candidate_score",
+        "vf",
+    }
     if not ((plain or candidate) and relu_encoder and nets["vf"] == linear):
         raise ValueError(
             f"{source} is neither a plain masked MLP nor a candidate head in the candidate action space (one ReLU "
@@ -163,9 +165,25 @@ def file_layout(
         raise ValueError(f"{source}: its candidate rows start at {start}, where no piece of {game.name}'s starts")
     row_widths = [int(arrays["candidate_rows.0.weight"].shape[0])]
     row_widths += [int(arrays[f"candidate_score.{i}.weight"].shape[0]) for i in range(len(nets["candidate_score"]) - 1)]
-    return hiddens, candidate_layout(game, pieces[0], tuple(row_widths))
+    layout_of_file = candidate_layout(game, pieces[0], tuple(row_widths))
+    # a PPO file scores the same rows in the game's action space (row k: the k-th legal one of its leading actions)
+    head, view = model["candidate_head"], layout_of_file.view
+    if model.get("candidate_actions") is None and (head["actions"], head["rows"]) != (view.placements, view.rows):
+        raise ValueError(
+            f"{source}: its candidate head scores {head['rows']} rows for {head['actions']} actions, where "
+            f"{game.name}'s {pieces[0]} has {view.rows} rows for {view.placements}"
+        )
+    return hiddens, layout_of_file
 
 
 def load_net_arrays(net: SearchNet, arrays: dict[str, np.ndarray], source: str) -> None:
-    """Copy a checked policy file's weights into ``net``; ValueError if its layout or widths differ."""
+    """Copy a checked policy file's weights into ``net``; ValueError if its layout or widths differ. A candidate head
+    written in the game's action space (PPO's) is read as the same head in the candidate action space."""
+    model = json.loads(str(arrays["model"][()]))
+    if net.candidates is not None and model.get("kind") == "candidate" and model.get("candidate_actions") is None:
+        view = net.candidates.view
+        if model["candidate_head"].get("actions") == view.placements:
+            model.update(candidate_actions={"placements": view.placements, "rows": view.rows}, outputs=view.size)
+            model["candidate_head"] = dict(model["candidate_head"], actions=view.rows)
+            arrays = {**arrays, "model": np.array(json.dumps(model))}
     load_parts(net.parts(), arrays, source)

@@ -113,6 +113,42 @@ def test_a_candidate_head_teacher_teaches_its_softmax_carried_to_the_game_action
     assert meta["settings"]["expert"] == "solver"
 
 
+def test_a_candidate_head_in_the_games_action_space_as_ppo_writes_it_starts_a_run_as_the_same_policy(tmp_path):
+    import json
+
+    from agents.compiled_policy import read_arrays
+    from training.search_net import load_net_arrays, net_arrays
+    from training.search_training import checked_settings, network_of
+
+    tiny_afterstate_run(tmp_path / "exit", {**AFTERSTATE_TINY, "candidate_hiddens": [8]})
+    arrays = read_arrays(tmp_path / "exit" / "policy.npz")
+    model = json.loads(str(arrays["model"][()]))
+    game = envs.make("capivari", **AFTERSTATES).game
+    model.update(candidate_actions=None, outputs=game.num_actions)  # PPO's file: the head's rows for all 36 actions
+    model["candidate_head"]["actions"] = game.num_actions
+    ppo = save_policy({**arrays, "model": np.array(json.dumps(model))}, tmp_path / "ppo.npz")
+    settings = checked_settings("capivari", AFTERSTATES, 0, {**AFTERSTATE_TINY, "init_policy": str(ppo)})
+    assert settings.candidate_head == "afterstates" and tuple(settings.candidate_hiddens) == (8,)
+    net = network_of(settings, game)
+    load_net_arrays(net, read_arrays(ppo), "ppo.npz")
+    started, original = CompiledPolicy(net_arrays(net, game)), load_policy(ppo, "capivari")
+    env = envs.make("capivari", **AFTERSTATES)
+    env.reset(seed=5)
+    compared = 0
+    while compared < 40 and not any(env.terminations.values()):
+        observation = env.observe(env.agent_selection)
+        obs, mask = observation["observation"], observation["action_mask"]
+        ours, theirs = started.game_logits(obs, mask)[0], original.game_logits(obs, mask)[0]
+        np.testing.assert_allclose(ours[mask > 0], theirs[mask > 0], rtol=1e-5, atol=1e-5)
+        env.step(int(np.flatnonzero(mask)[-1]))
+        compared += 1
+    assert compared >= 20
+    model["candidate_head"]["rows"] = 12  # rows the game's piece does not have
+    with pytest.raises(ValueError, match="rows"):
+        bad = save_policy({**arrays, "model": np.array(json.dumps(model))}, tmp_path / "bad.npz")
+        checked_settings("capivari", AFTERSTATES, 0, {**AFTERSTATE_TINY, "init_policy": str(bad)})
+
+
 def test_the_solver_expert_is_refused_without_a_teacher_a_distribution_target_or_a_game_that_solves(tmp_path):
     from training.search_training import checked_settings
 
