@@ -151,9 +151,9 @@ def file_layout(
     }
     if not ((plain or candidate) and relu_encoder and nets["vf"] == linear):
         raise ValueError(
-            f"{source} is neither a plain masked MLP nor a candidate head in the candidate action space (one ReLU "
-            "encoder shared by the policy and a linear value head): training from search starts only from such a "
-            "policy file"
+            f"{source} is neither a plain masked MLP nor a candidate head (in the candidate or the game's action "
+            "space; one ReLU encoder shared by the policy and a linear value head): training from search starts only "
+            "from such a policy file"
         )
     hiddens = encoder_widths(arrays)
     if plain:
