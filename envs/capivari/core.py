@@ -54,6 +54,7 @@ STATE_DTYPE = np.dtype(
         ("observe_margins", np.uint8),  # the observation ends with the move_margins piece
         ("observe_unseen", np.uint8),  # then with the unseen_cards piece
         ("observe_afterstates", np.uint8),  # then with the afterstates piece
+        ("observe_replies", np.uint8),  # its rows one number longer: the opponent's best reply
         # the table
         ("loc", np.int8, (NUM_CARDS,)),  # LOC_* of every card
         ("avail", np.uint32),  # bit c set: card c is available (mirrors loc, for speed)

@@ -72,9 +72,8 @@ class Capivari(Game):
 
     def observation_layout(self) -> ObsLayout:
         """This config's observation pieces (``observation.layout``)."""
-        return observation.layout(
-            self.config.observe_margins, self.config.observe_unseen, self.config.observe_afterstates
-        )
+        c = self.config
+        return observation.layout(c.observe_margins, c.observe_unseen, c.observe_afterstates, c.observe_replies)
 
     def obs_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)
@@ -96,6 +95,7 @@ class Capivari(Game):
         states["observe_margins"] = c.observe_margins
         states["observe_unseen"] = c.observe_unseen
         states["observe_afterstates"] = c.observe_afterstates
+        states["observe_replies"] = c.observe_replies
         states["current"] = -1
         return states
 

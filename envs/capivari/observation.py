@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from envs.capivari import core
-from envs.capivari.afterstates import FEATURES, MAX_LEGAL, observe_afterstates
+from envs.capivari.afterstates import MAX_LEGAL, observe_afterstates, row_width
 from envs.capivari.heuristic import action_values
 from envs.capivari.rules import NUM_ACTIONS, NUM_CARDS
 from envs.engine.layout import ObsLayout
@@ -21,18 +21,20 @@ MARGIN_SCALE = 40.0  # a margin of this many points shows 1 (clipped to [-1, 1];
 O_MARGINS = core.OBS_SIZE  # the margins piece comes right after the core's pieces
 
 
-def layout(observe_margins: bool, observe_unseen: bool, observe_afterstates: bool = False) -> ObsLayout:
+def layout(
+    observe_margins: bool, observe_unseen: bool, observe_afterstates: bool = False, observe_replies: bool = False
+) -> ObsLayout:
     """The observation's pieces for a config, in order."""
     margins = (("move_margins", (NUM_ACTIONS,)),) if observe_margins else ()
     unseen = (("unseen_cards", (NUM_CARDS,)),) if observe_unseen else ()
-    after = (("afterstates", (MAX_LEGAL, FEATURES)),) if observe_afterstates else ()
+    after = (("afterstates", (MAX_LEGAL, row_width(observe_replies))),) if observe_afterstates else ()
     return ObsLayout(*core.PIECES, *margins, *unseen, *after)
 
 
 @njit(cache=True)
 def obs_size(s) -> int:
     """The observation's length for the record's config."""
-    return unseen_end(s) + (MAX_LEGAL * FEATURES if s.observe_afterstates else 0)
+    return unseen_end(s) + (MAX_LEGAL * row_width(s.observe_replies) if s.observe_afterstates else 0)
 
 
 @njit(cache=True)

@@ -110,7 +110,7 @@ def action_name(action: int) -> str:
 @dataclass(frozen=True)
 class CapivariConfig:
     """Capivari's knobs; every gap the rules leave has one (seeds/capivari.md), but ``observe_margins``,
-    ``observe_unseen`` and ``observe_afterstates``, options of the observation."""
+    ``observe_unseen``, ``observe_afterstates`` and ``observe_replies``, options of the observation."""
 
     first_player: int = knob(0, range=(0, 1), doc="seat that starts the first round")
     subtract_points: int = knob(3, range=(1, 10), doc="points a 'subtract' modifier takes off a card")
@@ -129,6 +129,14 @@ class CapivariConfig:
         observation=True,
         doc="observation: one more piece, last, a row per legal move: the river right after it (off: as before)",
     )
+    observe_replies: bool = knob(
+        False,
+        observation=True,
+        doc="observation: with observe_afterstates, each row one number longer: the margin after the opponent's best "
+        "reply (off: as before)",
+    )
 
     def __post_init__(self) -> None:
         validate_config(self)
+        if self.observe_replies and not self.observe_afterstates:
+            raise ValueError("observe_replies lengthens the afterstates rows: it needs observe_afterstates=True")

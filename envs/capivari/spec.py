@@ -23,7 +23,7 @@ Config: `first_player`, `subtract_points`, `wins_needed`, `max_rounds`, and the 
 `observe_margins` (off by default: one more piece, float32[36], each legal move's margin),
 `observe_unseen` (off by default: one more piece, float32[18], the cards in the deck below its top) and
 `observe_afterstates` (off by default: one more piece, last, float32[24 x 131], a row per legal move, the river
-right after it)
+right after it), with `observe_replies` each row one number longer: the margin after the opponent's best reply
 (`tabuleiro games` lists them with their ranges).
 """
 

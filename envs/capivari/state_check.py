@@ -59,6 +59,7 @@ def check_state(config: Any, rec: np.void) -> None:
         "observe_margins",
         "observe_unseen",
         "observe_afterstates",
+        "observe_replies",
     )
     expected = tuple(int(getattr(config, k)) for k in keys)
     got = tuple(int(rec[k]) for k in keys)

@@ -2,12 +2,13 @@
 the move with ``step`` on a copy and scoring it by the rules' words, over 300 random games."""
 
 import numpy as np
+import pytest
 
 from envs import capivari_v0
 from envs.capivari import afterstates as af
 from envs.capivari import core, observation
 from envs.capivari.game import Capivari
-from envs.capivari.rules import NUM_ACTIONS, NUM_HERD_CARDS, CapivariConfig, card_from_name
+from envs.capivari.rules import LOC_AVAILABLE, NUM_ACTIONS, NUM_HERD_CARDS, CapivariConfig, card_from_name
 from tests.capivari.test_properties import random_positions, reference_score
 
 GAME = Capivari(CapivariConfig(observe_margins=True, observe_afterstates=True))
@@ -89,3 +90,70 @@ def test_a_herd_card_pushing_a_lower_one_shows_the_chain_in_its_row():
     row = rows[list(legal).index(card_from_name("crias3"))]
     river = row[af.R_RIVER : af.R_RIVER + 90].reshape(3, 3, 5, 2)  # segment, herd, number, (mine, theirs)
     assert river[0, 0, 2, 0] == 1.0 and river[1, 0, 1, 1] == 1.0 and river.sum() == 2.0
+
+
+REPLIES = Capivari(CapivariConfig(observe_afterstates=True, observe_replies=True))
+REPLY_START = REPLIES.observation_layout().offset("afterstates")
+ONCA_CARDS = range(NUM_HERD_CARDS, NUM_HERD_CARDS + 3)
+
+
+def expected_reply(rec, seat: int, a: int) -> float:
+    """My margin after the opponent's best reply to legal move ``a``, by their margin, recounted with ``step`` and
+    ``reference_score``: their replies take a card that was public before my move (available, or the deck's top);
+    a move that takes the round's last card leaves no reply and its recorded margin."""
+    public = {int(c) for c in np.flatnonzero(rec["loc"] == LOC_AVAILABLE)}
+    if rec["deck_pos"] < rec["deck_len"]:
+        public.add(int(rec["deck"][rec["deck_pos"]]))
+    played = rec.copy()
+    core.step(played, a)
+    r = int(rec["rounds_done"])
+    if played["rounds_done"] > r:
+        return float(played["round_scores"][r, seat] - played["round_scores"][r, 1 - seat])
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    core.legal_into(played, mask)
+    onca_public = any(c in public and played["loc"][c] == LOC_AVAILABLE for c in ONCA_CARDS)
+    best = -np.inf
+    for b in np.flatnonzero(mask):
+        if (b < NUM_HERD_CARDS and int(b) not in public) or (b >= NUM_HERD_CARDS and not onca_public):
+            continue
+        reply = played.copy()
+        core.step(reply, int(b))
+        if reply["rounds_done"] > r:
+            theirs = float(reply["round_scores"][r, 1 - seat] - reply["round_scores"][r, seat])
+        else:
+            theirs = float(reference_score(reply, 1 - seat, 3) - reference_score(reply, seat, 3))
+        best = max(best, theirs)
+    return -best
+
+
+def test_each_row_ends_with_the_margin_after_the_opponents_best_public_reply():
+    """With ``observe_replies`` each row is one number longer: my margin after the opponent's best one-card reply
+    among the cards public before my move (recounted with ``step``), / 40 and clipped; the first 131 numbers are the
+    plain row; the hidden deck below its top changes no row; the option is refused without the rows."""
+    width = af.FEATURES + 1
+    assert REPLIES.obs_size == Capivari(CapivariConfig(observe_afterstates=True)).obs_size + af.MAX_LEGAL
+    checked = 0
+    for states, rng in random_positions(REPLIES, 200, rng_seed=17):
+        rec = states[0]
+        seat = int(rec["current"])
+        obs, mask = observation.observe(rec, seat)
+        rows = obs[REPLY_START:].reshape(af.MAX_LEGAL, width)
+        plain = states.copy()
+        plain[0]["observe_replies"] = 0
+        np.testing.assert_array_equal(rows[:, : af.FEATURES], plain_rows(plain[0], seat))
+        for k, a in enumerate(np.flatnonzero(mask)):
+            want = np.clip(expected_reply(rec, seat, int(a)) / 40.0, -1.0, 1.0)
+            assert np.isclose(rows[k, af.R_REPLY], want, atol=1e-6), (k, int(a))
+            checked += 1
+        shuffled = states.copy()  # the deck below its top reordered: what no seat sees
+        below = shuffled[0]["deck"][rec["deck_pos"] + 1 : rec["deck_len"]]
+        shuffled[0]["deck"][rec["deck_pos"] + 1 : rec["deck_len"]] = rng.permutation(below)
+        np.testing.assert_array_equal(observation.observe(shuffled[0], seat)[0], obs)
+    assert checked > 200 * 14 * 3
+    with pytest.raises(ValueError, match="needs observe_afterstates"):
+        CapivariConfig(observe_replies=True)
+
+
+def plain_rows(rec, seat: int) -> np.ndarray:
+    obs = observation.observe(rec, seat)[0]
+    return obs[len(obs) - af.MAX_LEGAL * af.FEATURES :].reshape(af.MAX_LEGAL, af.FEATURES)
