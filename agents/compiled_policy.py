@@ -519,6 +519,27 @@ def encoder_widths(arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
     return tuple(widths)
 
 
+def network_settings(arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The ``tabuleiro train`` settings that build a policy file's network: ``hiddens`` (its actor encoder) and,
+    with a candidate head, the observation piece its rows come from and the row network's widths."""
+    out: dict[str, Any] = {"hiddens": encoder_widths(arrays)}
+    info = check_arrays(arrays)
+    head = info.model.get("candidate_head")
+    if head is not None:
+        offset = 0
+        for name, shape in info.pieces:
+            if offset == int(head["start"]):
+                out["candidate_head"] = name
+            offset += int(np.prod(shape))
+        widths = [int(arrays["candidate_rows.0.weight"].shape[0])]
+        k = 0
+        while f"candidate_score.{k + 1}.weight" in arrays:
+            widths.append(int(arrays[f"candidate_score.{k}.weight"].shape[0]))
+            k += 1
+        out["candidate_hiddens"] = tuple(widths)
+    return out
+
+
 def policy_path(path: str | os.PathLike, game: str | None = None) -> Path:
     """The file a policy argument names: a run folder's ``policy.npz``, ``reference``: the one shipped for
     ``game``, else the path itself."""

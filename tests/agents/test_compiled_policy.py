@@ -18,9 +18,12 @@ from agents.compiled_policy import (
     MASKED_LOGIT,
     CompiledPolicy,
     PolicyAgent,
+    encoder_widths,
     header,
     load_policy,
+    network_settings,
     read_arrays,
+    reference_file,
     save_policy,
 )
 from agents.match import play_game
@@ -401,3 +404,15 @@ def test_policy_agents_play_legally_in_the_strict_env():
     agents = [PolicyAgent(CompiledPolicy(candidate_arrays(seed=s)), sample=bool(s), seed=s) for s in range(2)]
     result = play_game(env, agents, seed=3)
     assert result.steps > 0 and not any(info.get("illegal_move") for info in result.infos)
+
+
+def test_the_network_settings_of_each_shipped_file_name_its_encoder_and_candidate_head():
+    """What ``tabuleiro exploit --init`` builds to load a file: the encoder widths, and a candidate head's
+    observation piece (at the head's offset in the file's layout) and row-network widths."""
+    widths = {"capivari": (128, 128), "dorfromantik_duel": (64,)}
+    pieces = {"capivari": "afterstates", "dorfromantik_duel": "placement_candidates", "horizonte": None}
+    for game, piece in pieces.items():
+        arrays = read_arrays(reference_file(game))
+        settings = network_settings(arrays)
+        assert settings["hiddens"] == encoder_widths(arrays)
+        assert settings.get("candidate_head") == piece and settings.get("candidate_hiddens") == widths.get(game)
