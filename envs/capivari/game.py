@@ -73,16 +73,16 @@ class Capivari(Game):
     def observation_layout(self) -> ObsLayout:
         """This config's observation pieces (``observation.layout``)."""
         c = self.config
-        return observation.layout(c.observe_margins, c.observe_unseen, c.observe_afterstates, c.observe_replies)
+        return observation.layout(c.observe_margins, c.observe_unseen, c.observes_rows, c.observe_replies)
 
     def obs_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)
 
     @property
     def candidate_actions(self) -> int | None:
-        """With ``observe_afterstates``: every action is one the ``afterstates`` rows describe (row k: the k-th
-        legal action)."""
-        return NUM_ACTIONS if self.config.observe_afterstates else None
+        """With the ``afterstates`` rows (``observe_afterstates`` or ``observe_replies``): every action is one the
+        rows describe (row k: the k-th legal action)."""
+        return NUM_ACTIONS if self.config.observes_rows else None
 
     def new_state(self) -> np.ndarray:
         states = np.zeros(1, core.STATE_DTYPE)

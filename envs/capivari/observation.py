@@ -2,9 +2,9 @@
 ``move_margins`` piece, each legal move's river margin right after it (the heuristic's one-ply judgement:
 pushes, Capionças and modifiers counted by the core's own ``step``), then with ``observe_unseen`` the
 ``unseen_cards`` piece, the cards in the deck below its top (the set a determinization shuffles; public
-through the card table, their order is not), then with ``observe_afterstates`` the ``afterstates`` piece, a row
-per legal move (``envs.capivari.afterstates``). Only public cards decide a margin: a move's refill reveals
-cards but scores nothing. The table is under "Observation" in seeds/capivari.md.
+through the card table, their order is not), then with ``observe_afterstates`` (or ``observe_replies``) the
+``afterstates`` piece, a row per legal move (``envs.capivari.afterstates``). Only public cards decide a margin:
+a move's refill reveals cards but scores nothing. The table is under "Observation" in seeds/capivari.md.
 """
 
 import numpy as np
@@ -32,9 +32,15 @@ def layout(
 
 
 @njit(cache=True)
+def observes_rows(s) -> bool:
+    """Whether the record's config observes the ``afterstates`` rows (``observe_replies`` brings them too)."""
+    return s.observe_afterstates != 0 or s.observe_replies != 0
+
+
+@njit(cache=True)
 def obs_size(s) -> int:
     """The observation's length for the record's config."""
-    return unseen_end(s) + (MAX_LEGAL * row_width(s.observe_replies) if s.observe_afterstates else 0)
+    return unseen_end(s) + (MAX_LEGAL * row_width(s.observe_replies) if observes_rows(s) else 0)
 
 
 @njit(cache=True)
@@ -51,7 +57,7 @@ def observe_into(s, seat: int, obs, mask) -> None:
         observe_move_margins(s, seat, obs, mask)
     if s.observe_unseen:
         observe_unseen_cards(s, obs[unseen_end(s) - NUM_CARDS : unseen_end(s)])
-    if s.observe_afterstates and s.current == seat:
+    if observes_rows(s) and s.current == seat:
         observe_afterstates(s, seat, obs[unseen_end(s) :], mask)
 
 

@@ -132,11 +132,14 @@ class CapivariConfig:
     observe_replies: bool = knob(
         False,
         observation=True,
-        doc="observation: with observe_afterstates, each row one number longer: the margin after the opponent's best "
-        "reply (off: as before)",
+        doc="observation: the afterstates rows (as observe_afterstates), each one number longer: the margin after the "
+        "opponent's best reply (off: as before)",
     )
 
     def __post_init__(self) -> None:
         validate_config(self)
-        if self.observe_replies and not self.observe_afterstates:
-            raise ValueError("observe_replies lengthens the afterstates rows: it needs observe_afterstates=True")
+
+    @property
+    def observes_rows(self) -> bool:
+        """Whether the observation ends with the ``afterstates`` rows (``observe_replies`` brings them too)."""
+        return self.observe_afterstates or self.observe_replies

@@ -2,7 +2,6 @@
 the move with ``step`` on a copy and scoring it by the rules' words, over 300 random games."""
 
 import numpy as np
-import pytest
 
 from envs import capivari_v0
 from envs.capivari import afterstates as af
@@ -129,7 +128,7 @@ def expected_reply(rec, seat: int, a: int) -> float:
 def test_each_row_ends_with_the_margin_after_the_opponents_best_public_reply():
     """With ``observe_replies`` each row is one number longer: my margin after the opponent's best one-card reply
     among the cards public before my move (recounted with ``step``), / 40 and clipped; the first 131 numbers are the
-    plain row; the hidden deck below its top changes no row; the option is refused without the rows."""
+    plain row; the hidden deck below its top changes no row; the option alone brings the rows with it."""
     width = af.FEATURES + 1
     assert REPLIES.obs_size == Capivari(CapivariConfig(observe_afterstates=True)).obs_size + af.MAX_LEGAL
     checked = 0
@@ -150,10 +149,21 @@ def test_each_row_ends_with_the_margin_after_the_opponents_best_public_reply():
         shuffled[0]["deck"][rec["deck_pos"] + 1 : rec["deck_len"]] = rng.permutation(below)
         np.testing.assert_array_equal(observation.observe(shuffled[0], seat)[0], obs)
     assert checked > 200 * 14 * 3
-    with pytest.raises(ValueError, match="needs observe_afterstates"):
-        CapivariConfig(observe_replies=True)
+    alone = Capivari(CapivariConfig(observe_replies=True))
+    assert alone.observation_layout().shape("afterstates") == (af.MAX_LEGAL, width) and alone.candidate_actions
+    states = alone.new_state()
+    core.reset(states[0], np.uint64(3))
+    seat = int(states[0]["current"])
+    both = observation.observe(as_both(states), seat)[0]
+    np.testing.assert_array_equal(observation.observe(states[0], seat)[0], both)
 
 
 def plain_rows(rec, seat: int) -> np.ndarray:
     obs = observation.observe(rec, seat)[0]
     return obs[len(obs) - af.MAX_LEGAL * af.FEATURES :].reshape(af.MAX_LEGAL, af.FEATURES)
+
+
+def as_both(states: np.ndarray) -> np.ndarray:
+    both = states.copy()
+    both[0]["observe_afterstates"] = 1
+    return both[0]
