@@ -45,6 +45,7 @@ import numpy as np
 import envs
 from envs.engine.candidate_actions import CandidateActions
 from envs.engine.config import config_json, observation_knobs
+from envs.engine.layout import ObsLayout
 from envs.engine.observer import Observer, with_observation
 from envs.engine.policy_net import (
     G_ACTIONS,
@@ -519,6 +520,15 @@ def encoder_widths(arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
     return tuple(widths)
 
 
+def candidate_widths(arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
+    """The hidden widths of a policy file's candidate row network (``candidate_hiddens`` of its module): the rows'
+    layer, then each scoring layer but the last."""
+    widths = [int(arrays["candidate_rows.0.weight"].shape[0])]
+    while f"candidate_score.{len(widths)}.weight" in arrays:
+        widths.append(int(arrays[f"candidate_score.{len(widths) - 1}.weight"].shape[0]))
+    return tuple(widths)
+
+
 def network_settings(arrays: dict[str, np.ndarray]) -> dict[str, Any]:
     """The ``tabuleiro train`` settings that build a policy file's network: ``hiddens`` (its actor encoder) and,
     with a candidate head, the observation piece its rows come from and the row network's widths."""
@@ -526,17 +536,9 @@ def network_settings(arrays: dict[str, np.ndarray]) -> dict[str, Any]:
     info = check_arrays(arrays)
     head = info.model.get("candidate_head")
     if head is not None:
-        offset = 0
-        for name, shape in info.pieces:
-            if offset == int(head["start"]):
-                out["candidate_head"] = name
-            offset += int(np.prod(shape))
-        widths = [int(arrays["candidate_rows.0.weight"].shape[0])]
-        k = 0
-        while f"candidate_score.{k + 1}.weight" in arrays:
-            widths.append(int(arrays[f"candidate_score.{k}.weight"].shape[0]))
-            k += 1
-        out["candidate_hiddens"] = tuple(widths)
+        layout = ObsLayout(*info.pieces)
+        out["candidate_head"] = next(p for p in layout.names() if int(layout.offset(p)) == int(head["start"]))
+        out["candidate_hiddens"] = candidate_widths(arrays)
     return out
 
 

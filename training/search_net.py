@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.compiled_policy import encoder_widths, header
+from agents.compiled_policy import candidate_widths, encoder_widths, header
 from envs.engine.candidate_actions import CandidateActions, candidate_actions_of
 from training.candidate_head import CandidatePolicyHead, CandidateSlice, critic_input
 from training.export import arrays_and_model, load_parts
@@ -163,9 +163,7 @@ def file_layout(
     pieces = [p for p in layout.names() if int(layout.offset(p)) == start] if layout is not None else []
     if not pieces:
         raise ValueError(f"{source}: its candidate rows start at {start}, where no piece of {game.name}'s starts")
-    row_widths = [int(arrays["candidate_rows.0.weight"].shape[0])]
-    row_widths += [int(arrays[f"candidate_score.{i}.weight"].shape[0]) for i in range(len(nets["candidate_score"]) - 1)]
-    layout_of_file = candidate_layout(game, pieces[0], tuple(row_widths))
+    layout_of_file = candidate_layout(game, pieces[0], candidate_widths(arrays))
     # a PPO file scores the same rows in the game's action space (row k: the k-th legal one of its leading actions)
     head, view = model["candidate_head"], layout_of_file.view
     if model.get("candidate_actions") is None and (head["actions"], head["rows"]) != (view.placements, view.rows):
