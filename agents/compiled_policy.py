@@ -536,8 +536,10 @@ def network_settings(arrays: dict[str, np.ndarray]) -> dict[str, Any]:
     info = check_arrays(arrays)
     head = info.model.get("candidate_head")
     if head is not None:
-        layout = ObsLayout(*info.pieces)
-        out["candidate_head"] = next(p for p in layout.names() if int(layout.offset(p)) == int(head["start"]))
+        piece = ObsLayout(*info.pieces).piece_at(int(head["start"]))
+        if piece is None:
+            raise ValueError(f"a policy file's candidate rows start at {head['start']}, where none of its pieces does")
+        out["candidate_head"] = piece
         out["candidate_hiddens"] = candidate_widths(arrays)
     return out
 

@@ -160,16 +160,16 @@ def file_layout(
         return hiddens, None
     start = int(model["candidate_head"]["start"])
     layout = game.observation_layout()
-    pieces = [p for p in layout.names() if int(layout.offset(p)) == start] if layout is not None else []
-    if not pieces:
+    piece = layout.piece_at(start) if layout is not None else None
+    if piece is None:
         raise ValueError(f"{source}: its candidate rows start at {start}, where no piece of {game.name}'s starts")
-    layout_of_file = candidate_layout(game, pieces[0], candidate_widths(arrays))
+    layout_of_file = candidate_layout(game, piece, candidate_widths(arrays))
     # a PPO file scores the same rows in the game's action space (row k: the k-th legal one of its leading actions)
     head, view = model["candidate_head"], layout_of_file.view
     if model.get("candidate_actions") is None and (head["actions"], head["rows"]) != (view.placements, view.rows):
         raise ValueError(
             f"{source}: its candidate head scores {head['rows']} rows for {head['actions']} actions, where "
-            f"{game.name}'s {pieces[0]} has {view.rows} rows for {view.placements}"
+            f"{game.name}'s {piece} has {view.rows} rows for {view.placements}"
         )
     return hiddens, layout_of_file
 

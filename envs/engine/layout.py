@@ -37,6 +37,10 @@ class ObsLayout:
     def names(self) -> list[str]:
         return list(self._pieces)
 
+    def piece_at(self, offset: int) -> str | None:
+        """The piece that starts at ``offset`` in the flat vector, if one does."""
+        return next((n for n, (o, _) in self._pieces.items() if o == offset), None)
+
     def rows(self) -> list[tuple[str, int, int, tuple[int, ...]]]:
         """(name, first index, last index, shape) per piece, in order: the rules document's table."""
         return [(n, o, o + math.prod(s) - 1, s) for n, (o, s) in self._pieces.items()]

@@ -92,3 +92,12 @@ def test_the_rules_document_lists_the_declared_layout(spec):
 def test_the_observation_size_is_the_layout_size(spec, config):
     game = _game(spec, {} if config == "default" else spec.quick_config)
     assert game.obs_size == game.observation_layout().size
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[spec.short_name for spec in SPECS])
+def test_each_piece_is_found_by_where_it_starts(spec):
+    layout = _game(spec, {}).observation_layout()
+    for name, first, last, _ in layout.rows():
+        assert layout.piece_at(first) == name
+        assert last == first or layout.piece_at(first + 1) is None  # inside a piece, no piece starts
+    assert layout.piece_at(layout.size) is None
