@@ -2,7 +2,7 @@
 
 Averaging the weights a run passes through late in training (stochastic weight averaging, Izmailov et al.
 2018, "Averaging Weights Leads to Wider Optima and Better Generalization"; for reinforcement learning, Nikishin
-et al. 2018) gives a policy that is often stronger than the last one (docs/training.md, "Averaged weights").
+et al. 2018) gives a policy that is often stronger than the last one (docs/reference-agents.md, "Averaged weights").
 ``tabuleiro average`` averages files; ``tabuleiro train --set average_after_minutes=M`` keeps a running mean of
 the policy files it writes after M minutes of training (``add_to_average``). A file that is itself a mean
 (``averaged`` = k) counts as k policies, so a running mean and a mean of all the files agree.
