@@ -57,6 +57,17 @@ def round_end_value(s: np.void, seat: int, round_index: int) -> float:
 
 
 @njit(cache=True)
+def _fold(v: float, depth: int, maximising: bool, best: np.ndarray, alpha: np.ndarray, beta: np.ndarray) -> None:
+    """A child's value ``v`` into the alpha-beta bounds of the position at ``depth``."""
+    if maximising:
+        best[depth] = max(best[depth], v)
+        alpha[depth] = max(alpha[depth], v)
+    else:
+        best[depth] = min(best[depth], v)
+        beta[depth] = min(beta[depth], v)
+
+
+@njit(cache=True)
 def _search(stack: np.ndarray, masks: np.ndarray, seat: int, round_index: int) -> float:
     """Alpha-beta value for ``seat`` of ``stack[1]`` (the searching seat maximises, the other minimises), with an
     explicit stack of positions (``stack[d]``), their legal moves (``masks[d]``) and the next move to try."""
@@ -95,13 +106,7 @@ def _search(stack: np.ndarray, masks: np.ndarray, seat: int, round_index: int) -
                 best[depth] = -np.inf if child.current == seat else np.inf
                 next_move[depth] = 0
                 continue
-        # fold v into the position at `depth`
-        if stack[depth].current == seat:
-            best[depth] = max(best[depth], v)
-            alpha[depth] = max(alpha[depth], v)
-        else:
-            best[depth] = min(best[depth], v)
-            beta[depth] = min(beta[depth], v)
+        _fold(v, depth, stack[depth].current == seat, best, alpha, beta)  # into the position at `depth`
 
 
 @njit(cache=True)
@@ -130,3 +135,130 @@ def endgame_values(state: np.ndarray, stack: np.ndarray, masks: np.ndarray, out:
 def new_solver_buffers(state: np.ndarray, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
     """The ``stack`` and ``masks`` arrays ``endgame_values`` works in, for records like ``state``'s."""
     return np.zeros(MAX_PLIES + 1, state.dtype), np.zeros((MAX_PLIES + 1, num_actions), np.int8)
+
+
+# -- the three turns before the round's last refill -------------------------------------------------------------
+
+LAST_REFILL_DECK = 5  # the deck in those turns: its top (its river side names it) and four unseen cards
+ARRANGEMENTS = 12  # how the refill can fall: the two unseen cards it reveals (6 pairs) x which other one is on top
+
+
+@njit(cache=True)
+def before_last_refill(s: np.void) -> bool:
+    """A live round between its last two refills (turns 6-8): the deck holds its known top and four unseen cards;
+    the next refill reveals the top and two of them, and leaves the round solvable (``is_solvable``)."""
+    return not s.done and s.deck_len - s.deck_pos == LAST_REFILL_DECK
+
+
+@njit(cache=True)
+def arrange_last_refill(state: np.ndarray, out: np.ndarray) -> None:
+    """``out[k]``: ``state`` with its four unseen deck cards in the k-th of the last refill's 12 equally likely
+    outcomes (the order of the two it reveals does not matter: they join the available cards)."""
+    s = state[0]
+    pos = s.deck_pos
+    k = 0
+    for i in range(4):
+        for j in range(i + 1, 4):
+            for top in range(4):
+                if top == i or top == j:
+                    continue
+                last = 6 - i - j - top  # the fourth index
+                copy_record(state, out[k : k + 1])
+                deck = out[k].deck
+                deck[pos + 1] = s.deck[pos + 1 + i]
+                deck[pos + 2] = s.deck[pos + 1 + j]
+                deck[pos + 3] = s.deck[pos + 1 + top]
+                deck[pos + 4] = s.deck[pos + 1 + last]
+                k += 1
+
+
+@njit(cache=True)
+def _solved_value(rec: np.ndarray, seat: int, round_index: int, stack: np.ndarray, masks: np.ndarray) -> float:
+    """Exact worth to ``seat`` of a position (one record) the last refill has made solvable, or that ended the round."""
+    if rec[0].rounds_done > round_index:
+        return round_end_value(rec[0], seat, round_index)
+    copy_record(rec, stack[1:2])
+    return _search(stack, masks, seat, round_index)
+
+
+@njit(cache=True)
+def _mean_solved(arranged: np.ndarray, seat: int, round_index: int, stack: np.ndarray, masks: np.ndarray) -> float:
+    """Mean exact worth to ``seat`` of the 12 arrangements of a position just past the last refill."""
+    total = 0.0
+    for k in range(ARRANGEMENTS):
+        total += _solved_value(arranged[k : k + 1], seat, round_index, stack, masks)
+    return total / ARRANGEMENTS
+
+
+@njit(cache=True)
+def _expected_value(
+    levels: np.ndarray, first: int, seat: int, round_index: int, stack: np.ndarray, masks: np.ndarray
+) -> float:
+    """Worth to ``seat`` of the 12 arrangements ``levels[first]`` of one position: before the last refill each seat
+    picks its move on their mean (it cannot see how the refill will fall), exact play after it. Alpha-beta over the
+    moves before the refill with an explicit stack of levels, as ``_search``; the means are its leaves."""
+    if not before_last_refill(levels[first, 0]):
+        return _mean_solved(levels[first], seat, round_index, stack, masks)
+    depths = levels.shape[0]
+    legal = np.zeros((depths, masks.shape[1]), np.int8)
+    alpha = np.empty(depths)
+    beta = np.empty(depths)
+    best = np.empty(depths)
+    next_move = np.zeros(depths, np.int64)
+    depth = first
+    alpha[depth] = -np.inf
+    beta[depth] = np.inf
+    legal_into(levels[depth, 0], legal[depth])
+    best[depth] = -np.inf if levels[depth, 0].current == seat else np.inf
+    while True:
+        a = next_move[depth]
+        while a < legal.shape[1] and not legal[depth, a]:
+            a += 1
+        if a >= legal.shape[1] or alpha[depth] >= beta[depth]:  # every move tried, or cut off: back up
+            v = best[depth]
+            if depth == first:
+                return v
+            depth -= 1
+        else:
+            next_move[depth] = a + 1
+            for k in range(ARRANGEMENTS):
+                copy_record(levels[depth, k : k + 1], levels[depth + 1, k : k + 1])
+                step(levels[depth + 1, k], a)
+            if before_last_refill(levels[depth + 1, 0]):  # descend
+                depth += 1
+                legal_into(levels[depth, 0], legal[depth])
+                alpha[depth] = alpha[depth - 1]
+                beta[depth] = beta[depth - 1]
+                best[depth] = -np.inf if levels[depth, 0].current == seat else np.inf
+                next_move[depth] = 0
+                continue
+            v = _mean_solved(levels[depth + 1], seat, round_index, stack, masks)
+        _fold(v, depth, levels[depth, 0].current == seat, best, alpha, beta)
+
+
+@njit(cache=True)
+def refill_values(state: np.ndarray, levels: np.ndarray, stack: np.ndarray, masks: np.ndarray, out: np.ndarray) -> None:
+    """``out[a]``: the exact expected worth of legal move ``a`` to the seat to act in ``state`` (one record,
+    ``before_last_refill``): the mean over the refill's 12 outcomes, moves before it chosen on that mean, exact play
+    by both seats after it; ``NO_VALUE`` for illegal moves. It reads which cards are unseen, never their order.
+    ``levels``: ``(4, ARRANGEMENTS)`` records; ``stack`` and ``masks`` as for ``endgame_values``."""
+    s = state[0]
+    seat = s.current
+    round_index = s.rounds_done
+    arrange_last_refill(state, levels[0])
+    mask = np.zeros(masks.shape[1], np.int8)
+    legal_into(s, mask)
+    for a in range(out.shape[0]):
+        out[a] = NO_VALUE
+        if a >= mask.shape[0] or not mask[a]:
+            continue
+        for k in range(ARRANGEMENTS):
+            copy_record(levels[0, k : k + 1], levels[1, k : k + 1])
+            step(levels[1, k], a)
+        out[a] = _expected_value(levels, 1, seat, round_index, stack, masks)
+
+
+def new_refill_levels(state: np.ndarray) -> np.ndarray:
+    """The ``levels`` array ``refill_values`` works in: the 12 arrangements at the root and after each of the (at
+    most three) moves before the refill."""
+    return np.zeros((4, ARRANGEMENTS), state.dtype)

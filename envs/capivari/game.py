@@ -7,7 +7,15 @@ import numpy as np
 
 from envs.capivari import core, observation
 from envs.capivari.determinize import determinize
-from envs.capivari.endgame import NO_VALUE, endgame_values, is_solvable, new_solver_buffers
+from envs.capivari.endgame import (
+    NO_VALUE,
+    before_last_refill,
+    endgame_values,
+    is_solvable,
+    new_refill_levels,
+    new_solver_buffers,
+    refill_values,
+)
 from envs.capivari.heuristic import action_values
 from envs.capivari.rules import (
     AVAILABLE_TARGET,
@@ -155,6 +163,22 @@ class Capivari(Game):
             buffers = self.__dict__["_solver_buffers"] = new_solver_buffers(state, self.num_actions)
         out = np.empty(self.num_actions, np.float64)
         endgame_values(state, *buffers, out)
+        return np.where(out > NO_VALUE, out, -np.inf)
+
+    def refill_values(self, state: np.ndarray) -> np.ndarray | None:
+        """In the three turns before the round's last refill (a deck of its seen top and four unseen cards): each
+        move's exact expected worth, the refill's 12 outcomes averaged and exact play after it
+        (``envs.capivari.endgame.refill_values``); None elsewhere. It reads which cards are unseen, not their order."""
+        if not before_last_refill(state[0]):
+            return None
+        buffers = self.__dict__.get("_solver_buffers")
+        if buffers is None or buffers[0].dtype != state.dtype:
+            buffers = self.__dict__["_solver_buffers"] = new_solver_buffers(state, self.num_actions)
+        levels = self.__dict__.get("_refill_levels")
+        if levels is None or levels.dtype != state.dtype:
+            levels = self.__dict__["_refill_levels"] = new_refill_levels(state)
+        out = np.empty(self.num_actions, np.float64)
+        refill_values(state, levels, *buffers, out)
         return np.where(out > NO_VALUE, out, -np.inf)
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:

@@ -138,6 +138,7 @@ GAME_PIECES: tuple[Piece, ...] = (
     Piece("rewards_at_end", False, "method", doc="every reward comes with the final move"),
     Piece("max_game_length", False, "method", doc="the most decisions a game takes"),
     Piece("solved_values", False, "method", doc="each move's exact worth where the game solves a position"),
+    Piece("refill_values", False, "method", doc="each move's exact expected worth where chance is still to come"),
     Piece("max_chance_events", False, "method", doc="the most chance events of the explicit mode"),
     Piece("chance_outcome_name", False, "method", doc="a chance outcome as text"),
     Piece("candidate_actions", False, "method", doc="leading actions described by a candidate-rows piece"),

@@ -161,6 +161,12 @@ class Game(ABC):
         None elsewhere. The default: no position is solved."""
         return None
 
+    def refill_values(self, state: np.ndarray) -> np.ndarray | None:
+        """Each action's exact expected worth to the seat to act in ``state`` (one record) where the game can solve the
+        position in expectation over chance still to come, from what that seat sees (as ``solved_values``); None
+        elsewhere. The default: none."""
+        return None
+
     # optional explicit chance (OpenSpiel's EXPLICIT_STOCHASTIC): a game that offers it binds the first four
     # (and chance_move_fn if a move can lead to a new deal); the default path (reset_fn/step_fn drawing from
     # s.rng) is unchanged. In this mode the core stops at each chance event (deal, draw, reveal) and the caller

@@ -12,8 +12,8 @@ from envs.capivari.endgame import coin_match_value, round_end_value
 GAME = "capivari_v0"
 
 
-def _solvable_positions(games: int, seed: int = 0, first_turn: int = 9):
-    """(env, state copy) at each position of random games once the deck is down to two cards."""
+def random_positions(games: int, seed: int, keep):
+    """(env, state copy) at each position of random games for which ``keep(env, state)`` holds."""
     env = envs.make(GAME)
     rng = np.random.default_rng(seed)
     for g in range(games):
@@ -21,9 +21,16 @@ def _solvable_positions(games: int, seed: int = 0, first_turn: int = 9):
         while not env.core_state.done:
             state = env.game.new_state()
             state[0] = env.core_state
-            if state[0]["turn"] >= first_turn and env.game.solved_values(state) is not None:
+            if keep(env, state):
                 yield env, state
             env.step(int(rng.choice(env.legal_actions())))
+
+
+def _solvable_positions(games: int, seed: int = 0, first_turn: int = 9):
+    """(env, state copy) at each position of random games once the deck is down to two cards."""
+    return random_positions(
+        games, seed, lambda env, s: s[0]["turn"] >= first_turn and env.game.solved_values(s) is not None
+    )
 
 
 def _minimax(game, state: np.ndarray, seat: int, round_index: int) -> float:
