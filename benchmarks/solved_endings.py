@@ -1,9 +1,12 @@
 """What exact play is worth where the game solves a position: an agent plays against an opponent twice on the same
 deals, once alone and once with the moves of the solved positions (``Game.solved_values``; Capivari: once the deck
-holds two cards) taken from the solver, from turn ``--from-turn`` of the observation's turn piece on.
+holds two cards) taken from the solver, from turn ``--from-turn`` of the observation's turn piece on. With
+``--before-refill``, also the positions Capivari's ``Game.refill_values`` solves in expectation (the three turns before
+a round's last refill).
 
     python -m benchmarks.solved_endings --agent policy:reference --against heuristic --games 2000
     python -m benchmarks.solved_endings --agent policy:reference --against ismcts:iterations=1000 --from-turn 11
+    python -m benchmarks.solved_endings --agent policy:reference --against ismcts:iterations=1000 --before-refill
 """
 
 import argparse
@@ -29,11 +32,13 @@ CHUNK = 20  # games a worker plays per task
 
 
 class SolvedEndings:
-    """``agent``'s move, except in solved positions from turn ``first`` on: the first move of best exact worth."""
+    """``agent``'s move, except in solved positions from turn ``first`` on: the first move of best exact worth
+    (with ``before_refill``, of best exact expected worth where ``Game.refill_values`` answers)."""
 
-    def __init__(self, agent: Any, first: int, turn_at: tuple[int, float]) -> None:
+    def __init__(self, agent: Any, first: int, turn_at: tuple[int, float], before_refill: bool = False) -> None:
         self.agent = agent
         self.first = first
+        self.before_refill = before_refill
         self.offset, self.scale = turn_at
         self.name = f"{agent.name} + solver"
 
@@ -42,18 +47,22 @@ class SolvedEndings:
 
     def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
         if int(round(float(observation["observation"][self.offset]) * self.scale)) >= self.first:
-            values = env.game.solved_values(search_root(env)[0])
+            root = search_root(env)[0]
+            values = env.game.solved_values(root)
+            if values is None and self.before_refill:
+                values = env.game.refill_values(root)
             if values is not None:
                 return int(np.argmax(values))
         return self.agent.act(observation, env)
 
 
-def _wins(task: tuple[str, str, str, bool, int, tuple[int, float], int, list[int]]) -> tuple[int, int]:
+def _wins(task: tuple[str, str, str, bool, int, tuple[int, float], bool, int, list[int]]) -> tuple[int, int]:
     """Games won and drawn by the (solver-helped) agent among ``indices`` (arena deals and seat rotation)."""
-    game, agent, against, solved, first, turn_at, seed, indices = task
+    game, agent, against, solved, first, turn_at, before_refill, seed, indices = task
     env = envs.make(game)
     player = make_agent(agent, game)
-    lineup = [SolvedEndings(player, first, turn_at) if solved else player, make_agent(against, game)]
+    helped = SolvedEndings(player, first, turn_at, before_refill)
+    lineup = [helped if solved else player, make_agent(against, game)]
     wins = draws = 0
     for g in indices:
         result = play_game(env, [lineup[p] for p in rotation(g, 2)], game_seed(seed, g, 2))
@@ -65,28 +74,33 @@ def _wins(task: tuple[str, str, str, bool, int, tuple[int, float], int, list[int
 
 def measure(
     agent: str, against: str, games: int = 1000, first: int = 0, *, workers: int = 2, seed: int = 1,
-    game: str = "capivari", turn_piece: str = "turns_taken", turn_scale: float = 14.0,
+    game: str = "capivari", turn_piece: str = "turns_taken", turn_scale: float = 14.0, before_refill: bool = False,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The agent's wins against ``against`` alone and with the solver's moves; ValueError for a game that solves no
-    position, one of other than two seats, or one without a one-number observation piece ``turn_piece``."""
+    position (or, with ``before_refill``, has no ``refill_values``), one of other than two seats, or one without a
+    one-number observation piece ``turn_piece``."""
     check_spec(agent)
     check_spec(against)
-    if type(envs.make(game).game).solved_values is Game.solved_values:
+    game_type = type(envs.make(game).game)
+    if game_type.solved_values is Game.solved_values:
         raise ValueError(f"{game} solves no position (Game.solved_values)")
+    if before_refill and game_type.refill_values is Game.refill_values:
+        raise ValueError(f"{game} solves nothing before a refill (no Game.refill_values)")
     turn_at = turn_reading(game, turn_piece, turn_scale, "solved_endings")
     rows = []
     with ProcessPoolExecutor(workers) as pool:
         for solved in (False, True):
             parts = [list(range(k, min(k + CHUNK, games))) for k in range(0, games, CHUNK)]
-            tasks = [(game, agent, against, solved, first, turn_at, seed, p) for p in parts]
+            tasks = [(game, agent, against, solved, first, turn_at, before_refill, seed, p) for p in parts]
             wins = draws = 0
-            label = f"{agent}{' + solver' if solved else ''}"
+            label = f"{agent}{(' + solver' + (' before refill' if before_refill else '')) if solved else ''}"
             with tqdm(total=games, desc=label, unit="game", file=sys.stderr) as bar:
                 for (won, drawn), part in zip(pool.map(_wins, tasks), parts, strict=True):
                     wins, draws = wins + won, draws + drawn
                     bar.update(len(part))
             low, high = wilson_interval(wins, games)
             rows.append({"agent": label, "against": against, "solver_from_turn": first if solved else None,
+                         "before_refill": before_refill and solved,
                          "games": games, "wins": wins, "draws": draws, "win_rate": wins / games,
                          "ci95": [low, high]})  # fmt: skip
             print(f"{label} vs {against}: {wins / games:6.1%} [{low:.1%}, {high:.1%}] of {games}", flush=True)
@@ -99,6 +113,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agent", default="policy:reference", help="the agent the solver helps (an arena spec)")
     parser.add_argument("--against", default="heuristic", help="its opponent (an arena spec)")
     parser.add_argument("--from-turn", type=int, default=0, help="the solver plays solved positions from this turn")
+    parser.add_argument(
+        "--before-refill",
+        action="store_true",
+        help="also the turns before a round's last refill, solved in expectation (Game.refill_values)",
+    )
     parser.add_argument("--turn-piece", default="turns_taken", help="the observation piece that holds the turn")
     parser.add_argument("--turn-scale", type=float, default=14.0, help="the turn is that piece times this")
     parser.add_argument("--games", type=int, default=1000)
@@ -110,7 +129,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games and --workers must be >= 1, --from-turn >= 0")
     try:
         rows = measure(args.agent, args.against, args.games, args.from_turn, workers=args.workers, seed=args.seed,
-                       game=args.game, turn_piece=args.turn_piece, turn_scale=args.turn_scale)  # fmt: skip
+                       game=args.game, turn_piece=args.turn_piece, turn_scale=args.turn_scale,
+                       before_refill=args.before_refill)  # fmt: skip
     except ValueError as exc:
         parser.error(str(exc))
     if args.json:

@@ -18,6 +18,13 @@ def test_a_random_player_with_exact_round_endings_beats_random_far_more_often():
     assert helped["win_rate"] > alone["win_rate"] + 0.15, (alone, helped)
 
 
+def test_solving_the_turns_before_the_last_refill_too_wins_more_than_the_round_endings_alone():
+    endings = solved_endings.measure("random", "random", games=200, first=6, workers=2, seed=3)[1]
+    before = solved_endings.measure("random", "random", games=200, first=6, workers=2, seed=3, before_refill=True)[1]
+    assert before["agent"] == "random + solver before refill" and before["before_refill"]
+    assert before["win_rate"] > endings["win_rate"], (endings, before)
+
+
 @pytest.mark.parametrize(
     ("game", "piece", "message"),
     [("kuhn_poker", "turns_taken", "solves no position"), ("capivari", "river_capybaras", "no one-number")],
