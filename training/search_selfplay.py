@@ -14,7 +14,8 @@ instead of the expert's move, still labelled by the search (DAgger, Ross et al. 
 reaches). ``solver``, no search either: the network plays (epsilon-greedy) and learns a fixed teacher's policy (its
 softmax; ``teacher``, a policy file's network) with the teacher's mistakes taken out where the game solves a position
 (``Game.solved_values``: the teacher's share of the moves of less than the best exact worth goes to the best
-ones), so the network learns the solved positions without forgetting the rest (distillation, Hinton et al. 2015).
+ones; with ``before_refill``, also where ``Game.refill_values`` gives each move's exact expected worth), so the
+network learns the solved positions without forgetting the rest (distillation, Hinton et al. 2015).
 The move played is drawn from the visits in a game's first ``temperature_moves`` decisions and is the expert's move
 after: the most visited root action, or the best mean where the game's IS-MCTS plays by value (the Duel's). When a
 game ends, its decisions come out with their targets (``training.search_targets``): visit distributions (or, with
@@ -102,6 +103,7 @@ class SelfPlay:
         epsilon: float = 0.0,
         network_share: float = 0.0,
         teacher: CompiledPolicy | None = None,
+        before_refill: bool = False,
     ) -> None:
         if game.returns_range() is None:
             raise ValueError(f"training from search needs a game whose returns are bounded; {game.name} gives no range")
@@ -124,7 +126,10 @@ class SelfPlay:
                 raise ValueError(f"{game.name} solves no position (Game.solved_values): no solver expert")
             if policy_target != "visits":
                 raise ValueError("the solver expert's target is a distribution (policy_target=visits)")
+        if before_refill and (expert != "solver" or type(game).refill_values is Game.refill_values):
+            raise ValueError("before_refill: the solver expert of a game that solves positions before a refill")
         self.teacher = teacher if expert == "solver" else None
+        self.before_refill = before_refill  # also the positions solved in expectation (Game.refill_values)
         # the teacher observes as its file's config (its observation options may differ from the run's)
         self.teacher_observer = observer_for(teacher, game, teacher.source) if self.teacher is not None else None
         self.target = POLICY_TARGETS[policy_target]
@@ -247,6 +252,8 @@ class SelfPlay:
                         actions[i] = network[i]
                 if self.teacher is not None:
                     solved = self.game.solved_values(self.env.states[i : i + 1])
+                    if solved is None and self.before_refill:
+                        solved = self.game.refill_values(self.env.states[i : i + 1])
                     target = taught[i] if solved is None else solved_target(solved, taught[i])
                 elif self.target_is_values:  # no target where only one action was legal
                     target = means if means is not None else np.full(mask.shape[0], np.nan, np.float32)

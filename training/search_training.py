@@ -59,6 +59,8 @@ class SearchSettings:
     # expert=solver: the policy file whose policy the network learns (a plain masked MLP or a candidate head; its
     # observation options may differ from the run's); None: init_policy
     teacher: str | None = None
+    # expert=solver: also the positions the game solves in expectation before a refill (Capivari's refill_values)
+    solver_before_refill: bool = False
     games: int = 32  # self-play games played side by side
     moves_per_iteration: int = 8  # moves in each game per iteration
     search_iterations: int = 64  # search iterations per move
@@ -149,6 +151,11 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
     expert = values.get("expert", SearchSettings.expert)
     if expert not in EXPERTS:
         raise ValueError(f"--set expert={expert!r}: must be one of {', '.join(EXPERTS)}")
+    before_refill = values.get("solver_before_refill", False)
+    if not isinstance(before_refill, bool):
+        raise ValueError(f"--set solver_before_refill={before_refill!r}: must be true or false")
+    if before_refill and expert != "solver":
+        raise ValueError("--set solver_before_refill: only with --set expert=solver")
     target = values.get("policy_target", SearchSettings.policy_target)
     if target not in POLICY_TARGETS:
         raise ValueError(f"--set policy_target={target!r}: must be one of {', '.join(POLICY_TARGETS)}")
@@ -211,6 +218,8 @@ def checked_settings(game: str, game_config: dict[str, Any], seed: int, values: 
     if expert == "solver":
         if type(game_obj).solved_values is Game.solved_values:
             raise ValueError(f"--set expert=solver: {settings.game} solves no position (Game.solved_values)")
+        if settings.solver_before_refill and type(game_obj).refill_values is Game.refill_values:
+            raise ValueError(f"--set solver_before_refill: {settings.game} solves nothing before a refill")
         taught = load_policy(Path(teacher).expanduser(), settings.game)  # every check of a policy file
         observer_for(taught, game_obj, repr(teacher))  # the same rules as the run's table
         settings = dataclasses.replace(settings, teacher=teacher)
@@ -390,6 +399,7 @@ def _train(
         settings.epsilon,
         settings.network_share,
         teacher,
+        settings.solver_before_refill,
     )
     evaluation = _Evaluation(settings) if settings.eval_games > 0 else None
     rng = np.random.default_rng([settings.seed, state["iteration"], 0xE817])

@@ -167,3 +167,48 @@ def test_the_solver_expert_is_refused_without_a_teacher_a_distribution_target_or
     kuhn = str(save_policy(mlp_arrays("kuhn_poker_v0"), tmp_path / "kuhn.npz"))
     with pytest.raises(ValueError, match="kuhn_poker_v0 solves no position"):
         checked_settings("kuhn_poker", {}, 0, {"expert": "solver", "init_policy": kuhn})
+
+
+def test_before_the_last_refill_the_targets_keep_only_the_moves_of_best_expected_worth():
+    from training.search_selfplay import SelfPlay
+
+    game = envs.make("capivari").game
+    student, teacher = CompiledPolicy(mlp_arrays("capivari_v0", seed=1)), CompiledPolicy(mlp_arrays("capivari_v0"))
+    selfplay = SelfPlay(game, student, 4, 1, 1.5, 0.5, 0, 3, "solver", epsilon=0.0, teacher=teacher, before_refill=True)
+    seen = _steps(selfplay)
+    played = selfplay.play(80)
+    rows = {obs.tobytes(): target for obs, target in zip(played.obs, played.policy, strict=True)}
+    corrected = 0
+    for states, obs, _masks in seen:
+        for i in range(len(obs)):
+            target = rows.get(obs[i].tobytes())
+            values = game.refill_values(states[i : i + 1])
+            if target is None or values is None:
+                continue
+            assert target[values < values.max()].sum() == 0 and target.sum() == pytest.approx(1.0)
+            corrected += 1
+    assert corrected > 20
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"expert": "ismcts", "solver_before_refill": True}, "only with --set expert=solver"),
+        ({"expert": "solver", "solver_before_refill": "yes"}, "must be true or false"),
+    ],
+)
+def test_solver_before_refill_is_refused_where_it_means_nothing(values, message):
+    from training.search_training import checked_settings
+
+    with pytest.raises(ValueError, match=message):
+        checked_settings("capivari", {}, 0, values)
+
+
+def test_solver_before_refill_is_refused_for_a_game_that_solves_nothing(tmp_path):
+    from training.search_training import checked_settings
+
+    teacher = save_policy(mlp_arrays("dorfromantik_duel_v0"), tmp_path / "t.npz")
+    with pytest.raises(ValueError, match="solves"):
+        checked_settings(
+            "dorfromantik_duel", {}, 0, {"expert": "solver", "teacher": str(teacher), "solver_before_refill": True}
+        )
