@@ -5,7 +5,8 @@ The top card's river side names it and the other is the one card not seen anywhe
 alpha-beta search over every move to the round's end gives each legal move's exact worth. A round's end is worth
 its match value to the searching seat: 1 a won match, 0 a lost one, 0.5 a draw, and for a match that goes on its
 value with every later round a fair coin (``coin_match_value``). The round's margin counts for nothing: moves that
-lead to the same match value are equally good.
+lead to the same match value are equally good. The three turns before the round's last refill are solved in
+expectation (``refill_values``): the refill's 12 equally likely outcomes averaged, exact play after it.
 """
 
 import numpy as np
