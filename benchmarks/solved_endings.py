@@ -61,8 +61,7 @@ def _wins(task: tuple[str, str, str, bool, int, tuple[int, float], bool, int, li
     game, agent, against, solved, first, turn_at, before_refill, seed, indices = task
     env = envs.make(game)
     player = make_agent(agent, game)
-    helped = SolvedEndings(player, first, turn_at, before_refill)
-    lineup = [helped if solved else player, make_agent(against, game)]
+    lineup = [SolvedEndings(player, first, turn_at, before_refill) if solved else player, make_agent(against, game)]
     wins = draws = 0
     for g in indices:
         result = play_game(env, [lineup[p] for p in rotation(g, 2)], game_seed(seed, g, 2))

@@ -174,6 +174,14 @@ def arrange_last_refill(state: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _play_all(levels: np.ndarray, depth: int, a: int) -> None:
+    """``levels[depth + 1]``: each of the arrangements ``levels[depth]`` after move ``a``."""
+    for k in range(ARRANGEMENTS):
+        copy_record(levels[depth, k : k + 1], levels[depth + 1, k : k + 1])
+        step(levels[depth + 1, k], a)
+
+
+@njit(cache=True)
 def _solved_value(rec: np.ndarray, seat: int, round_index: int, stack: np.ndarray, masks: np.ndarray) -> float:
     """Exact worth to ``seat`` of a position (one record) the last refill has made solvable, or that ended the round."""
     if rec[0].rounds_done > round_index:
@@ -222,9 +230,7 @@ def _expected_value(
             depth -= 1
         else:
             next_move[depth] = a + 1
-            for k in range(ARRANGEMENTS):
-                copy_record(levels[depth, k : k + 1], levels[depth + 1, k : k + 1])
-                step(levels[depth + 1, k], a)
+            _play_all(levels, depth, a)
             if before_last_refill(levels[depth + 1, 0]):  # descend
                 depth += 1
                 legal_into(levels[depth, 0], legal[depth])
@@ -253,9 +259,7 @@ def refill_values(state: np.ndarray, levels: np.ndarray, stack: np.ndarray, mask
         out[a] = NO_VALUE
         if a >= mask.shape[0] or not mask[a]:
             continue
-        for k in range(ARRANGEMENTS):
-            copy_record(levels[0, k : k + 1], levels[1, k : k + 1])
-            step(levels[1, k], a)
+        _play_all(levels, 0, a)
         out[a] = _expected_value(levels, 1, seat, round_index, stack, masks)
 
 

@@ -158,11 +158,8 @@ class Capivari(Game):
         (``envs.capivari.endgame``: each move's match value, later rounds counted as fair coins)."""
         if not is_solvable(state[0]):
             return None
-        buffers = self.__dict__.get("_solver_buffers")
-        if buffers is None or buffers[0].dtype != state.dtype:
-            buffers = self.__dict__["_solver_buffers"] = new_solver_buffers(state, self.num_actions)
         out = np.empty(self.num_actions, np.float64)
-        endgame_values(state, *buffers, out)
+        endgame_values(state, *self._solver_work(state), out)
         return np.where(out > NO_VALUE, out, -np.inf)
 
     def refill_values(self, state: np.ndarray) -> np.ndarray | None:
@@ -171,15 +168,19 @@ class Capivari(Game):
         (``envs.capivari.endgame.refill_values``); None elsewhere. It reads which cards are unseen, not their order."""
         if not before_last_refill(state[0]):
             return None
-        buffers = self.__dict__.get("_solver_buffers")
-        if buffers is None or buffers[0].dtype != state.dtype:
-            buffers = self.__dict__["_solver_buffers"] = new_solver_buffers(state, self.num_actions)
         levels = self.__dict__.get("_refill_levels")
         if levels is None or levels.dtype != state.dtype:
             levels = self.__dict__["_refill_levels"] = new_refill_levels(state)
         out = np.empty(self.num_actions, np.float64)
-        refill_values(state, levels, *buffers, out)
+        refill_values(state, levels, *self._solver_work(state), out)
         return np.where(out > NO_VALUE, out, -np.inf)
+
+    def _solver_work(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The solver's work arrays for records like ``state``'s, made once per layout and kept on the game."""
+        buffers = self.__dict__.get("_solver_buffers")
+        if buffers is None or buffers[0].dtype != state.dtype:
+            buffers = self.__dict__["_solver_buffers"] = new_solver_buffers(state, self.num_actions)
+        return buffers
 
     def render_ansi(self, rec: np.void, seat: int | None) -> str:
         return render_table(rec, seat)

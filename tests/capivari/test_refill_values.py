@@ -36,6 +36,14 @@ def _arrangements(state: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def _after(arranged: list[np.ndarray], a: int) -> list[np.ndarray]:
+    """Copies of the arrangements with move ``a`` played in each."""
+    children = [s.copy() for s in arranged]
+    for c in children:
+        step(c[0], int(a))
+    return children
+
+
 def _worth(game, arranged: list[np.ndarray], seat: int, r: int) -> float:
     """Plain expectiminimax to ``seat``: moves on the mean over the arrangements until the refill, then exact."""
     first = arranged[0]
@@ -51,10 +59,7 @@ def _worth(game, arranged: list[np.ndarray], seat: int, r: int) -> float:
     mask = game.observe_fn(first[0], int(first[0]["current"]))[1]
     worths = []
     for a in np.flatnonzero(mask):
-        children = [s.copy() for s in arranged]
-        for c in children:
-            step(c[0], int(a))
-        worths.append(_worth(game, children, seat, r))
+        worths.append(_worth(game, _after(arranged, a), seat, r))
     return max(worths) if int(first[0]["current"]) == seat else min(worths)
 
 
@@ -76,10 +81,8 @@ def test_each_move_is_worth_the_expectiminimax_of_the_arrangements():
         mask = env.game.observe_fn(state[0], seat)[1]
         np.testing.assert_array_equal(np.isfinite(values), mask > 0)
         for a in np.flatnonzero(mask):
-            children = [s.copy() for s in _arrangements(state)]
-            for c in children:
-                step(c[0], int(a))
-            assert np.isclose(values[a], _worth(env.game, children, seat, r), rtol=0, atol=1e-12)
+            worth = _worth(env.game, _after(_arrangements(state), a), seat, r)
+            assert np.isclose(values[a], worth, rtol=0, atol=1e-12)
             checked += 1
     assert checked > 40
 
