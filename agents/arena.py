@@ -420,11 +420,12 @@ def format_report(r: dict[str, Any]) -> str:
     where = f"ray {r['ray_address']}" if r["ray_address"] else f"{r['workers']} worker(s)"
     asked = r.get("games_requested", r["games"])
     stopped = "" if asked == r["games"] else f" of {asked} (stopped early)"
+    name = max([26, *(len(a["agent"]) + 2 for a in r["agents"])])  # long agent specs widen the column
     lines = [
         f"{r['game']}: {r['games']} games{stopped}, {r['players']} players, seed {r['seed']}, {where}, "
         f"{r['seconds']:.1f} s",
         "",
-        f"{'agent':<26}{'games':>6}{'wins':>6}{'shared':>7}{'win rate':>9}  {'95% CI':<14}{'place':>6}"
+        f"{'agent':<{name}}{'games':>6}{'wins':>6}{'shared':>7}{'win rate':>9}  {'95% CI':<14}{'place':>6}"
         f"{'score':>7}{'margin':>8}{'rating':>8}{'s/move':>8}",
     ]
     for a in r["agents"]:
@@ -433,7 +434,7 @@ def format_report(r: dict[str, Any]) -> str:
         score = "-" if a["mean_score"] is None else f"{a['mean_score']:.2f}"
         margin = "-" if a["mean_margin"] is None else f"{a['mean_margin']:+.2f}"
         lines.append(
-            f"{a['agent']:<26}{a['games']:>6}{a['wins']:>6}{a['shared_first']:>7}{a['win_rate']:>9.1%}  {ci:<14}"
+            f"{a['agent']:<{name}}{a['games']:>6}{a['wins']:>6}{a['shared_first']:>7}{a['win_rate']:>9.1%}  {ci:<14}"
             f"{a['mean_place']:>6.2f}{score:>7}{margin:>8}{a['rating']['ordinal']:>8.1f}{a['seconds_per_move']:>8.3f}"
         )
     illegal = sum(a["illegal_moves"] for a in r["agents"])

@@ -181,9 +181,10 @@ def _bound_cell(b: dict[str, Any] | None) -> str:
 def format_ladder(r: dict[str, Any]) -> str:
     """The ladder's table, best rating first (with each agent's exploitability bound where one was given)."""
     bounds = any(a.get("exploitability") for a in r["agents"])
+    name = max([34, *(len(a["agent"]) + 2 for a in r["agents"])])  # long agent specs widen the column
     lines = [
         f"{r['game']}: {r['games']} games, {len(r['tables'])} tables of {r['players']}, seed {r['seed']}",
-        f"{'agent':<34}{'rating mu':>10}  {'95% (mu +- 1.96 sigma)':<22}{'games':>6}{'win rate':>9}  {'95% CI':<15}"
+        f"{'agent':<{name}}{'rating mu':>10}  {'95% (mu +- 1.96 sigma)':<22}{'games':>6}{'win rate':>9}  {'95% CI':<15}"
         f"{'s/move':>8}"
         + (f"  {'Elo [95%]':<20}" if r["players"] == 2 else "")
         + ("  exploitability bound [95%]" if bounds else ""),
@@ -193,7 +194,7 @@ def format_ladder(r: dict[str, Any]) -> str:
         wlo, whi = a["win_rate_ci95"]
         spm = "-" if a["seconds_per_move"] is None else f"{a['seconds_per_move']:.3f}"
         lines.append(
-            f"{a['agent']:<34}{a['rating']['mu']:>10.1f}  {f'[{lo:.1f}, {hi:.1f}]':<22}{a['games']:>6}"
+            f"{a['agent']:<{name}}{a['rating']['mu']:>10.1f}  {f'[{lo:.1f}, {hi:.1f}]':<22}{a['games']:>6}"
             f"{a['win_rate']:>9.1%}  {f'[{wlo:.1%}, {whi:.1%}]':<15}{spm:>8}"
             + (f"  {_elo_cell(a.get('elo')):<20}" if r["players"] == 2 else "")
             + (f"  {_bound_cell(a.get('exploitability'))}" if bounds else "")

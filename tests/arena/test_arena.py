@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from agents.arena import game_seed, lineup_for, parse_agents, participant_names, rotation, run_arena
+from agents.arena import format_report, game_seed, lineup_for, parse_agents, participant_names, rotation, run_arena
 from tabuleiro.cli import main
 
 
@@ -51,6 +51,12 @@ def test_arena_seats_and_counts_on_a_small_tournament():
     assert sum(a["wins"] + a["shared_first"] for a in r["agents"]) >= 6
     assert all(a["illegal_moves"] == 0 for a in r["agents"])
     assert r["agents"][0]["games"] == r["agents"][1]["games"] == 6
+
+
+def test_the_table_columns_line_up_under_an_agent_spec_longer_than_the_name_column():
+    r = run_arena("capivari_v0", ["ismcts:iterations=50,exploration=1.4", "random"], games=2, seed=1, progress=False)
+    header, *rows = format_report(r).splitlines()[2:5]
+    assert [row.index(" 2 ") for row in rows] == [header.index("games") + 3] * 2  # the games column, right-aligned
 
 
 def test_arena_is_reproducible_for_a_seed_and_across_worker_counts():
