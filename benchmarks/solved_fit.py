@@ -23,11 +23,11 @@ import torch
 from tqdm import tqdm
 
 import envs
-from agents.compiled_policy import load_policy, policy_path, read_arrays
+from agents.compiled_policy import load_policy, policy_path, read_arrays, save_policy
 from envs.batch import BatchEnv
 from envs.engine.game import Game
 from envs.files import write_atomic
-from training.search_net import SearchNet, file_layout, load_net_arrays
+from training.search_net import SearchNet, file_layout, load_net_arrays, net_arrays
 from training.search_targets import candidate_targets
 
 KINDS = ("solved", "expected")  # Game.solved_values, Game.refill_values
@@ -136,11 +136,12 @@ def _network(arrays: dict[str, np.ndarray], game: Any, source: str, scratch: boo
 
 def fit(
     positions: dict[str, np.ndarray], policy: str, *, epochs: int = 8, lr: float = 5e-4, batch_size: int = 512,
-    share: float = 1.0, scratch: bool = False, seed: int = 0, progress: bool = True,
+    share: float = 1.0, scratch: bool = False, seed: int = 0, progress: bool = True, out: str | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """One row per epoch (epoch 0: before training): the training loss and, by kind, the held-out positions'
     count, the share where the network's argmax is a move of best worth and the mean worth given up.
-    The first ``share`` of the training games are used; ``scratch`` starts from fresh weights in the file's shape."""
+    The first ``share`` of the training games are used; ``scratch`` starts from fresh weights in the file's shape;
+    ``out``: the network after the last epoch written there as a policy file."""
     if epochs < 0 or not 0.0 < share <= 1.0 or lr <= 0 or batch_size < 1:
         raise ValueError(f"need epochs >= 0, 0 < share <= 1, lr > 0, batch_size >= 1; got {epochs}, {share}, {lr}")
     game_name = str(positions["game_name"])
@@ -202,6 +203,8 @@ def fit(
             optimizer.step()
             total += float(loss.detach()) * b.numel()
         rows.append(judged(epoch, total / order.size))
+    if out is not None:
+        save_policy(net_arrays(net, game), out)
     return rows
 
 
@@ -235,6 +238,7 @@ def main(argv: list[str] | None = None) -> None:
     f.add_argument("--share", type=float, default=1.0, help="share of the training games used")
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--json", help="write the rows here")
+    f.add_argument("--out", help="write the trained network here as a policy file (policy:FILE in the arena)")
     args = parser.parse_args(argv)
     try:
         if args.command == "collect":
@@ -247,7 +251,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"{time.perf_counter() - t0:.0f} s")  # fmt: skip
             return
         rows = fit(load_positions(args.positions), args.policy, epochs=args.epochs, lr=args.lr,
-                   batch_size=args.batch_size, share=args.share, scratch=args.scratch, seed=args.seed)  # fmt: skip
+                   batch_size=args.batch_size, share=args.share, scratch=args.scratch, seed=args.seed,
+                   out=args.out)  # fmt: skip
     except ValueError as exc:
         parser.error(str(exc))
     for row in rows:

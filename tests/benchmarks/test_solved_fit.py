@@ -59,6 +59,14 @@ def test_the_file_round_trip_and_the_command_line(positions, tmp_path, capsys):
     assert [r["epoch"] for r in json.loads((tmp_path / "rows.json").read_text())] == [0, 1]
 
 
+def test_the_network_written_untrained_is_the_policy_it_was_read_from(positions, tmp_path):
+    solved_fit.fit(positions, "reference", epochs=0, progress=False, out=str(tmp_path / "same.npz"))
+    mine, theirs = load_policy(str(tmp_path / "same.npz"), "capivari"), load_policy("reference", "capivari")
+    for obs, mask in zip(positions["obs"][:50], positions["mask"][:50], strict=True):
+        legal = mask > 0  # the file written scores the candidate rows, the reference the game's actions: the same
+        assert np.allclose(mine.game_logits(obs, mask)[0][legal], theirs.game_logits(obs, mask)[0][legal], atol=1e-4)
+
+
 def test_a_game_that_solves_nothing_or_a_file_of_other_positions_is_refused(positions, tmp_path):
     with pytest.raises(ValueError, match="solves no position"):
         solved_fit.collect("horizonte", "reference", 2, workers=1)
