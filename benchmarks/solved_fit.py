@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> None:
         rows = fit(load_positions(args.positions), args.policy, epochs=args.epochs, lr=args.lr,
                    batch_size=args.batch_size, share=args.share, scratch=args.scratch, seed=args.seed,
                    out=args.out)  # fmt: skip
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:  # bad settings, or a positions file that is missing or unreadable
         parser.error(str(exc))
     for row in rows:
         print(_line(row), flush=True)
