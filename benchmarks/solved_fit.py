@@ -8,6 +8,7 @@ worth and the mean worth it gives up, by kind (``solved``, ``expected``).
     python -m benchmarks.solved_fit collect capivari --policy reference --games 8000 --out runs/solved-positions.npz
     python -m benchmarks.solved_fit fit runs/solved-positions.npz --policy reference --epochs 8
     python -m benchmarks.solved_fit fit runs/solved-positions.npz --policy reference --scratch --share 0.5
+    python -m benchmarks.solved_fit fit runs/solved-positions.npz runs/more-positions.npz --scratch   # two collections
 """
 
 import argparse
@@ -125,6 +126,24 @@ def load_positions(path: str) -> dict[str, np.ndarray]:
         return {key: f[key] for key in f.files}
 
 
+def merge_positions(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Several collections of one game and config as one, each one's game ids moved past the previous ones' (by a
+    multiple of the held-out stride, so each keeps its held-out games); ValueError if they differ in game or config."""
+    first = parts[0]
+    for other in parts[1:]:
+        if str(other["game_name"]) != str(first["game_name"]) or str(other["game_config"]) != str(first["game_config"]):
+            raise ValueError("these positions come from different games or configs: fit them apart")
+    out = {key: np.concatenate([p[key] for p in parts]) for key in ("obs", "mask", "values", "kind")}
+    offset, games = 0, []
+    for p in parts:
+        games.append(p["game"] + offset)
+        span = int(p["game"].max()) + 1 if p["game"].size else 0
+        offset += -(-span // HELD_OUT) * HELD_OUT
+    out["game"] = np.concatenate(games)
+    out["game_name"], out["game_config"] = first["game_name"], first["game_config"]
+    return out
+
+
 def _network(arrays: dict[str, np.ndarray], game: Any, source: str, scratch: bool) -> SearchNet:
     """The policy file's network (its weights, or freshly initialized with ``scratch``)."""
     hiddens, layout = file_layout(arrays, game, source)
@@ -229,7 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--epsilon", type=float, default=0.1, help="share of moves uniformly random")
     c.add_argument("--out", required=True, help="the positions' .npz")
     f = sub.add_parser("fit", help="train the policy's network on them; held-out share of best moves by epoch")
-    f.add_argument("positions", help="a file `collect` wrote")
+    f.add_argument("positions", nargs="+", help="files `collect` wrote (of one game and config)")
     f.add_argument("--policy", default="reference", help="the network's file (its weights and shape)")
     f.add_argument("--scratch", action="store_true", help="fresh weights in the file's shape")
     f.add_argument("--epochs", type=int, default=8)
@@ -250,9 +269,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{args.out}: {dict(zip(KINDS, counts.tolist(), strict=True))} positions of {args.games} games in "
                   f"{time.perf_counter() - t0:.0f} s")  # fmt: skip
             return
-        rows = fit(load_positions(args.positions), args.policy, epochs=args.epochs, lr=args.lr,
-                   batch_size=args.batch_size, share=args.share, scratch=args.scratch, seed=args.seed,
-                   out=args.out)  # fmt: skip
+        positions = merge_positions([load_positions(p) for p in args.positions])
+        rows = fit(positions, args.policy, epochs=args.epochs, lr=args.lr, batch_size=args.batch_size,
+                   share=args.share, scratch=args.scratch, seed=args.seed, out=args.out)  # fmt: skip
     except (ValueError, OSError) as exc:  # bad settings, or a positions file that is missing or unreadable
         parser.error(str(exc))
     for row in rows:

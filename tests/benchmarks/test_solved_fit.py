@@ -67,6 +67,17 @@ def test_the_network_written_untrained_is_the_policy_it_was_read_from(positions,
         assert np.allclose(mine.game_logits(obs, mask)[0][legal], theirs.game_logits(obs, mask)[0][legal], atol=1e-4)
 
 
+def test_two_collections_merge_with_distinct_games_each_keeping_its_held_out_ones(positions):
+    merged = solved_fit.merge_positions([positions, positions])
+    n = len(positions["game"])
+    assert len(merged["obs"]) == 2 * n
+    assert not set(merged["game"][:n]) & set(merged["game"][n:])
+    assert np.array_equal(merged["game"][:n] % solved_fit.HELD_OUT, merged["game"][n:] % solved_fit.HELD_OUT)
+    other = dict(positions, game_config=np.array("{}"))
+    with pytest.raises(ValueError, match="different games or configs"):
+        solved_fit.merge_positions([positions, other])
+
+
 def test_a_game_that_solves_nothing_or_a_file_of_other_positions_is_refused(positions, tmp_path):
     with pytest.raises(ValueError, match="solves no position"):
         solved_fit.collect("horizonte", "reference", 2, workers=1)
