@@ -69,6 +69,20 @@ def _fold(v: float, depth: int, maximising: bool, best: np.ndarray, alpha: np.nd
 
 
 @njit(cache=True)
+def _open_level(
+    depth: int, rec: np.void, seat: int, lo: float, hi: float, legal: np.ndarray, alpha: np.ndarray, beta: np.ndarray,
+    best: np.ndarray, next_move: np.ndarray,
+) -> None:  # fmt: skip
+    """Start the alpha-beta level ``depth`` at position ``rec``: its legal moves, the window ``(lo, hi)`` it inherits,
+    the worst value for the seat to act, no move tried yet."""
+    legal_into(rec, legal[depth])
+    alpha[depth] = lo
+    beta[depth] = hi
+    best[depth] = -np.inf if rec.current == seat else np.inf
+    next_move[depth] = 0
+
+
+@njit(cache=True)
 def _search(stack: np.ndarray, masks: np.ndarray, seat: int, round_index: int) -> float:
     """Alpha-beta value for ``seat`` of ``stack[1]`` (the searching seat maximises, the other minimises), with an
     explicit stack of positions (``stack[d]``), their legal moves (``masks[d]``) and the next move to try."""
@@ -77,12 +91,8 @@ def _search(stack: np.ndarray, masks: np.ndarray, seat: int, round_index: int) -
     beta = np.empty(levels)
     best = np.empty(levels)
     next_move = np.zeros(levels, np.int64)
-    alpha[1] = -np.inf
-    beta[1] = np.inf
     depth = 1
-    legal_into(stack[1], masks[1])
-    best[1] = -np.inf if stack[1].current == seat else np.inf
-    next_move[1] = 0
+    _open_level(depth, stack[1], seat, -np.inf, np.inf, masks, alpha, beta, best, next_move)
     while True:
         a = next_move[depth]
         while a < masks.shape[1] and not masks[depth, a]:
@@ -101,11 +111,7 @@ def _search(stack: np.ndarray, masks: np.ndarray, seat: int, round_index: int) -
                 v = round_end_value(child, seat, round_index)
             else:  # descend
                 depth += 1
-                legal_into(child, masks[depth])
-                alpha[depth] = alpha[depth - 1]
-                beta[depth] = beta[depth - 1]
-                best[depth] = -np.inf if child.current == seat else np.inf
-                next_move[depth] = 0
+                _open_level(depth, child, seat, alpha[depth - 1], beta[depth - 1], masks, alpha, beta, best, next_move)
                 continue
         _fold(v, depth, stack[depth].current == seat, best, alpha, beta)  # into the position at `depth`
 
@@ -215,10 +221,7 @@ def _expected_value(
     best = np.empty(depths)
     next_move = np.zeros(depths, np.int64)
     depth = first
-    alpha[depth] = -np.inf
-    beta[depth] = np.inf
-    legal_into(levels[depth, 0], legal[depth])
-    best[depth] = -np.inf if levels[depth, 0].current == seat else np.inf
+    _open_level(depth, levels[depth, 0], seat, -np.inf, np.inf, legal, alpha, beta, best, next_move)
     while True:
         a = next_move[depth]
         while a < legal.shape[1] and not legal[depth, a]:
@@ -233,11 +236,8 @@ def _expected_value(
             _play_all(levels, depth, a)
             if before_last_refill(levels[depth + 1, 0]):  # descend
                 depth += 1
-                legal_into(levels[depth, 0], legal[depth])
-                alpha[depth] = alpha[depth - 1]
-                beta[depth] = beta[depth - 1]
-                best[depth] = -np.inf if levels[depth, 0].current == seat else np.inf
-                next_move[depth] = 0
+                rec = levels[depth, 0]
+                _open_level(depth, rec, seat, alpha[depth - 1], beta[depth - 1], legal, alpha, beta, best, next_move)
                 continue
             v = _mean_solved(levels[depth + 1], seat, round_index, stack, masks)
         _fold(v, depth, levels[depth, 0].current == seat, best, alpha, beta)
