@@ -2,7 +2,8 @@
 
 A spec is a name, optionally followed by ``:key=value,key=value`` options; ``rllib:<checkpoint>``
 takes a path (and options after it: ``rllib:/ckpt/dir,deterministic=true``), as do ``policy:<file.npz>``
-(``policy:runs/x/policy.npz,sample=true``) and ``guided:<file.npz>`` (``guided:reference,seconds=0.05``).
+(``policy:runs/x/policy.npz,sample=true``) and ``guided:<file.npz>`` (``guided:reference,seconds=0.05``). Any agent
+takes ``solve=true``: exact play wherever the game solves the position (``policy:reference,solve=true``).
 """
 
 import importlib
@@ -14,6 +15,7 @@ from agents.base import Agent
 from agents.heuristic import HeuristicAgent
 from agents.ismcts import ISMCTSAgent, check_budget
 from agents.random_agent import RandomAgent
+from agents.solved_endings import SolvedEndings, check_solves
 
 
 def _random(game: str, seed: int | None, options: dict[str, str]) -> Agent:
@@ -191,6 +193,7 @@ def check_spec(spec: str) -> None:
     """ValueError unless ``spec`` names a known agent with well-formed, in-range options; needs no game
     and builds nothing (for command lines, before any work starts). An rllib checkpoint is checked when loaded."""
     name, path, options = parse_spec(spec)
+    _solve_option(options)
     if name in ("random", "heuristic"):
         _no_options(name, options)
     elif name == "ismcts":
@@ -210,12 +213,23 @@ def check_spec(spec: str) -> None:
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """An agent for ``game`` from a spec such as ``random``, ``heuristic``, ``ismcts:seconds=0.5``."""
+    """An agent for ``game`` from a spec such as ``random``, ``heuristic``, ``ismcts:seconds=0.5``; with
+    ``solve=true``, exact play wherever the game solves the position (``agents.solved_endings``)."""
     name, path, options = parse_spec(spec)
     game = envs.game_name(game)
+    solve = _solve_option(options)
+    if solve:
+        check_solves(game)
     factory = AGENTS[name][0]
     agent = factory(game, seed, options, path) if name in PATH_AGENTS else factory(game, seed, options)
+    if solve:
+        return SolvedEndings(agent, before_refill=True, name=f"{getattr(agent, 'name', name)}+solve")
     return agent
+
+
+def _solve_option(options: dict[str, str]) -> bool:
+    """Pop ``solve`` (any agent's option: exact play where the game solves the position) from ``options``."""
+    return _flag("agent", "solve", options.pop("solve")) if "solve" in options else False
 
 
 def _no_options(name: str, options: dict[str, str]) -> None:

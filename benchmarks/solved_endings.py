@@ -15,7 +15,6 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import numpy as np
 from tqdm import tqdm
 
 import envs
@@ -23,37 +22,11 @@ from agents.arena import game_seed, rotation
 from agents.match import play_game
 from agents.registry import check_spec, make_agent
 from agents.results import wilson_interval
-from agents.search.buffers import search_root
+from agents.solved_endings import SolvedEndings, check_solves
 from benchmarks.search_turns import turn_reading
-from envs.engine.game import Game
 from envs.files import write_atomic
 
 CHUNK = 20  # games a worker plays per task
-
-
-class SolvedEndings:
-    """``agent``'s move, except in solved positions from turn ``first`` on: the first move of best exact worth
-    (with ``before_refill``, of best exact expected worth where ``Game.refill_values`` answers)."""
-
-    def __init__(self, agent: Any, first: int, turn_at: tuple[int, float], before_refill: bool = False) -> None:
-        self.agent = agent
-        self.first = first
-        self.before_refill = before_refill
-        self.offset, self.scale = turn_at
-        self.name = f"{agent.name} + solver"
-
-    def reset(self, seed: int | None = None) -> None:
-        self.agent.reset(seed)
-
-    def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
-        if int(round(float(observation["observation"][self.offset]) * self.scale)) >= self.first:
-            root = search_root(env)[0]
-            values = env.game.solved_values(root)
-            if values is None and self.before_refill:
-                values = env.game.refill_values(root)
-            if values is not None:
-                return int(np.argmax(values))
-        return self.agent.act(observation, env)
 
 
 def _wins(task: tuple[str, str, str, bool, int, tuple[int, float], bool, int, list[int]]) -> tuple[int, int]:
@@ -61,7 +34,8 @@ def _wins(task: tuple[str, str, str, bool, int, tuple[int, float], bool, int, li
     game, agent, against, solved, first, turn_at, before_refill, seed, indices = task
     env = envs.make(game)
     player = make_agent(agent, game)
-    lineup = [SolvedEndings(player, first, turn_at, before_refill) if solved else player, make_agent(against, game)]
+    helped = SolvedEndings(player, first, turn_at, before_refill) if solved else player
+    lineup = [helped, make_agent(against, game)]
     wins = draws = 0
     for g in indices:
         result = play_game(env, [lineup[p] for p in rotation(g, 2)], game_seed(seed, g, 2))
@@ -80,11 +54,7 @@ def measure(
     one-number observation piece ``turn_piece``."""
     check_spec(agent)
     check_spec(against)
-    game_type = type(envs.make(game).game)
-    if game_type.solved_values is Game.solved_values:
-        raise ValueError(f"{game} solves no position (Game.solved_values)")
-    if before_refill and game_type.refill_values is Game.refill_values:
-        raise ValueError(f"{game} solves nothing before a refill (no Game.refill_values)")
+    check_solves(game, before_refill)
     turn_at = turn_reading(game, turn_piece, turn_scale, "solved_endings")
     rows = []
     with ProcessPoolExecutor(workers) as pool:

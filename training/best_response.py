@@ -49,9 +49,10 @@ BR_PRESETS: dict[str, dict[str, Any]] = {
 
 
 def in_kernel(spec: str) -> bool:
-    """Whether the compiled kernel plays the agent itself: ``random``, ``heuristic`` (no options) or ``policy:``."""
+    """Whether the compiled kernel plays the agent itself: ``random``, ``heuristic`` (no options) or ``policy:``
+    (not with ``solve=true``: the solver runs outside the kernel)."""
     name, _, options = parse_spec(spec)
-    return name in IN_KERNEL and (name == "policy" or not options)
+    return name in IN_KERNEL and "solve" not in options and (name == "policy" or not options)
 
 
 def pool_for(spec: str, outside: bool = False) -> PoolWeights:

@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "policy:<file.npz>[,sample=true], "
         "guided:<file.npz>[,iterations=N|seconds=S, c_puct=C, value_weight=W, prior_temperature=T, network_depth=D, "
         "root_candidates=true, game_search=true] "
-        "(a file, a run folder, or reference); "
+        "(a file, a run folder, or reference); any of them with solve=true plays exactly where the game solves "
+        "the position (capivari: a round's last 8 turns); "
         f"spec*n (n <= {MAX_PLAYERS}) repeats one; with fewer than --players, the last fills the table",
     )
     parser.add_argument(
