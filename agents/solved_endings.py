@@ -25,7 +25,8 @@ def check_solves(game: str, before_refill: bool = False) -> None:
 class SolvedEndings:
     """``agent``'s move, except in solved positions: the first move of best exact worth (with ``before_refill``, of
     best exact expected worth where ``Game.refill_values`` answers). ``turn_at``, ``(offset, scale)`` of the turn in
-    the observation vector, with ``first``: solve only from that turn on (None: wherever the game answers)."""
+    the observation vector, with ``first``: solve only from that turn on (None: wherever the game answers). The
+    solver reads the table through the game's determinization, as search does."""
 
     def __init__(
         self,
@@ -53,7 +54,8 @@ class SolvedEndings:
 
     def act(self, observation: dict[str, np.ndarray], env: Any) -> int:
         if self._in_solved_turns(observation):
-            root = search_root(env)[0]
+            root, seat = search_root(env)
+            env.game.determinize_fn(root[0], seat, np.uint64(0))  # what the seat cannot see, resampled
             values = env.game.solved_values(root)
             if values is None and self.before_refill:
                 values = env.game.refill_values(root)
