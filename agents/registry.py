@@ -193,7 +193,7 @@ def check_spec(spec: str) -> None:
     """ValueError unless ``spec`` names a known agent with well-formed, in-range options; needs no game
     and builds nothing (for command lines, before any work starts). An rllib checkpoint is checked when loaded."""
     name, path, options = parse_spec(spec)
-    _solve_option(options)
+    pop_solve(options)
     if name in ("random", "heuristic"):
         _no_options(name, options)
     elif name == "ismcts":
@@ -217,7 +217,7 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     ``solve=true``, exact play wherever the game solves the position (``agents.solved_endings``)."""
     name, path, options = parse_spec(spec)
     game = envs.game_name(game)
-    solve = _solve_option(options)
+    solve = pop_solve(options)
     if solve:
         check_solves(game)
     factory = AGENTS[name][0]
@@ -227,8 +227,9 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     return agent
 
 
-def _solve_option(options: dict[str, str]) -> bool:
-    """Pop ``solve`` (any agent's option: exact play where the game solves the position) from ``options``."""
+def pop_solve(options: dict[str, str]) -> bool:
+    """Pop ``solve`` (any agent's option: exact play where the game solves the position) from a spec's ``options``;
+    whether it asks for the solver."""
     return _flag("agent", "solve", options.pop("solve")) if "solve" in options else False
 
 

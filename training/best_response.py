@@ -19,7 +19,7 @@ import numpy as np
 
 import envs
 from agents.compiled_policy import check_arrays, game_config_of, plays_game, policy_path, read_arrays
-from agents.registry import make_agent, parse_spec
+from agents.registry import make_agent, parse_spec, pop_solve
 from agents.results import wilson_interval
 from agents.table_view import TableView
 from training.opponents import PoolWeights
@@ -52,7 +52,9 @@ def in_kernel(spec: str) -> bool:
     """Whether the compiled kernel plays the agent itself: ``random``, ``heuristic`` (no options) or ``policy:``
     (not with ``solve=true``: the solver runs outside the kernel)."""
     name, _, options = parse_spec(spec)
-    return name in IN_KERNEL and "solve" not in options and (name == "policy" or not options)
+    if pop_solve(options):
+        return False
+    return name in IN_KERNEL and (name == "policy" or not options)
 
 
 def pool_for(spec: str, outside: bool = False) -> PoolWeights:

@@ -61,3 +61,4 @@ def test_the_option_parses_with_any_agent_and_bad_values_are_named():
 
 def test_a_solving_policy_is_not_played_by_the_training_kernel():
     assert in_kernel("policy:reference") and not in_kernel("policy:reference,solve=true")
+    assert in_kernel("heuristic:solve=false")  # the plain heuristic
